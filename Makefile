@@ -1,0 +1,43 @@
+# Smart dice cups. `make sim` runs the simulated table, `make test` the whole suite.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PORT ?= /dev/ttyUSB0
+RULES ?= perudo
+CUPS ?= 4
+SEED ?= 1
+
+.PHONY: install test test-fast sim bench mpy flash clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $@
+
+install: $(STAMP)
+
+test: install
+	$(BIN)/python -m pytest -q
+
+test-fast: install
+	$(BIN)/python -m pytest -q -m "not heavy"
+
+sim: install
+	$(BIN)/dicecup sim --rules $(RULES) --cups $(CUPS) --seed $(SEED)
+
+$(VENV)/.bench: $(STAMP)
+	$(BIN)/pip install -q -e '.[dev,bench]'
+	touch $@
+
+bench: $(VENV)/.bench
+	$(BIN)/python -m dicecup_host.bench
+
+mpy: install
+	$(BIN)/python -c "from dicecup_host import mpy; print(mpy.build())"
+
+flash: install
+	@echo "flash: not built yet (see README)"; exit 1
+
+clean:
+	rm -rf build .pytest_cache .hypothesis

@@ -1,0 +1,3 @@
+"""Smart dice cups: the code every cup runs (and the host imports unchanged)."""
+
+VERSION = "0.1.0"

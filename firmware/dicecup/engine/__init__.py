@@ -1,0 +1,67 @@
+"""The table engine: five rule sets behind one API, no I/O, randomness injected.
+
+    g = new_game("perudo", 3, {"palifico": True}, rng=random.Random(7))
+    g.to_act()                -> seat that must act (None: all roll / reveal, or over)
+    g.legal(seat)             -> action ints (see actions.py)
+    g.apply(seat, action)     -> public events; IllegalAction(code) leaves g unchanged
+    g.start_round()           -> bluffing games: the cups have rolled
+    g.settle(hands)           -> bluffing games: revealed hidden dice, per seat
+    g.dumps() / loads(bytes)  -> the whole state in a few bytes
+"""
+from .errors import IllegalAction
+from .codec import BadState, Reader
+
+RULES = ("bluff", "perudo", "menteur", "liars", "dixmille")
+
+
+def rules_class(name):
+    """The class for a rule-set name; imported on demand to keep the cup's heap small."""
+    if name == "bluff":
+        from .bluff import Bluff
+        return Bluff
+    if name == "perudo":
+        from .perudo import Perudo
+        return Perudo
+    if name == "menteur":
+        from .menteur import Menteur
+        return Menteur
+    if name == "liars":
+        from .liars import Liars
+        return Liars
+    if name == "dixmille":
+        from .dixmille import DixMille
+        return DixMille
+    raise ValueError("unknown rule set %r" % (name,))
+
+
+def new_game(rules, seats, options=None, rng=None, opener=None):
+    """A new game. `opener` (a seat) replaces the draw; else `rng.randrange` draws it.
+    Bad set-up (rule set, seat count, option name or value) raises ValueError."""
+    return rules_class(rules)(seats, options, opener, rng)
+
+
+def loads(data):
+    """Rebuild a game from `dumps()` bytes; BadState when they are not a valid state."""
+    if not data:
+        raise BadState("empty state")
+    head = data[0]
+    if head >> 4 != 1:
+        raise BadState("state format %d unknown" % (head >> 4))
+    code = head & 15
+    if not 1 <= code <= len(RULES):
+        raise BadState("rule set %d unknown" % code)
+    cls = rules_class(RULES[code - 1])
+    if len(data) < 3:
+        raise BadState("state truncated")
+    n = data[2] & 7
+    if not 1 <= n <= 6:
+        raise BadState("seat count %d" % n)
+    g = cls.__new__(cls)
+    g.n = n
+    g.opening = []
+    if code != 5:
+        g.aside = [0] * n
+    r = Reader(data)
+    r.byte()
+    g._restore(r)
+    return g

@@ -1,0 +1,452 @@
+"""What the four bluffing games share: seats, dice counts, turns, bids, the call, settling.
+
+The master never holds anyone's hidden dice: a round starts with `start_round()` (the
+cups have rolled), bids move the turn on, a challenge or exact call moves the game to
+REVEAL, and `settle(hands)` takes the revealed dice and applies the losses. Each rule
+set says how bids rank, which dice count, and who loses and opens (`_resolve`).
+"""
+from micropython import const
+
+from .actions import CHALLENGE, EXACT, MAX_QUANTITY, pack, unpack
+from .codec import BadState, Reader, Writer
+from .errors import IllegalAction
+
+ROLL = const(0)    # waiting for every cup to roll (shake) for the round
+BID = const(1)     # the seat on turn bids or calls
+REVEAL = const(2)  # a call stands: waiting for the cups to reveal
+OVER = const(3)    # one seat alone holds dice
+
+NORMAL = const(0)
+SPECIAL = const(1)  # perudo palifico, menteur one-die round
+
+START_DICE = const(5)
+FORMAT = const(1)   # serialised state format, in the first byte's high nibble
+
+PHASES = ("roll", "bid", "reveal", "over")
+
+
+class Bidding:
+    """Base of bluff, perudo, menteur and liars; not a rule set by itself."""
+
+    name = ""
+    code = 0          # rule-set number in serialised states
+    OPTIONS = ()      # (name, choices): choices[0] is the default
+    FACES = (1, 2, 3, 4, 5, 6)
+    SPECIAL_NAME = None
+    _ladder_key = None
+    _ladder = None
+    _index = None
+
+    def __init__(self, seats, options=None, opener=None, rng=None):
+        if type(seats) is not int or not 2 <= seats <= 6:
+            raise ValueError("%s needs 2 to 6 seats" % self.name)
+        self.n = seats
+        self.opts = 0
+        self._set_options(options or {})
+        self.dice = [START_DICE] * seats
+        self.aside = [0] * seats   # bluff: packed faces set aside (face up)
+        self.round = 1
+        self.phase = ROLL
+        self.special = NORMAL
+        self.bid = 0               # standing bid as an action int, 0 for none
+        self.bidder = -1
+        self.rerolled = 0          # bluff: the bettor rerolled after the standing bid
+        self.caller = -1           # REVEAL: who called, and how
+        self.call = 0
+        self.used = 0              # perudo: bitmask of seats that had their palifico
+        self.opening = []          # events of the opener draw (not serialised)
+        if opener is None:
+            if rng is None:
+                raise ValueError("give an opener or an rng to draw one")
+            opener = self._draw_opener(rng)
+        if type(opener) is not int or not 0 <= opener < seats:
+            raise ValueError("opener must be a seat number")
+        self.turn = opener
+
+    # ----- options -----------------------------------------------------------------
+    def _set_options(self, options):
+        bit = 1
+        for name, choices in self.OPTIONS:
+            value = options.get(name, choices[0])
+            idx = -1
+            for i in range(len(choices)):
+                if type(value) is type(choices[i]) and value == choices[i]:
+                    idx = i
+            if idx < 0:
+                raise ValueError("option %s must be one of %s" % (name, choices))
+            if idx:
+                self.opts |= bit
+            bit <<= 1
+        for name in options:
+            if not any(name == o[0] for o in self.OPTIONS):
+                raise ValueError("%s has no option %s" % (self.name, name))
+
+    def option(self, name):
+        bit = 1
+        for oname, choices in self.OPTIONS:
+            if oname == name:
+                return choices[1] if self.opts & bit else choices[0]
+            bit <<= 1
+        raise KeyError(name)
+
+    def options(self):
+        """All options with their values, defaults included (a list of pairs)."""
+        return [(o[0], self.option(o[0])) for o in self.OPTIONS]
+
+    def _draw_opener(self, rng):
+        return rng.randrange(self.n)
+
+    # ----- questions ---------------------------------------------------------------
+    def to_act(self):
+        """The seat that must act now, or None (everyone rolls / reveals, or game over)."""
+        return self.turn if self.phase == BID else None
+
+    def winner(self):
+        if self.phase != OVER:
+            return None
+        for s in range(self.n):
+            if self.dice[s]:
+                return s
+        return None
+
+    def hidden(self, seat):
+        """Dice still under the seat's cup (bluff's set-aside dice are face up)."""
+        a = self.aside[seat]
+        return self.dice[seat] - (len(unpack(a)) if a else 0)
+
+    def next_active(self, seat):
+        n = self.n
+        for i in range(1, n + 1):
+            t = (seat + i) % n
+            if self.dice[t]:
+                return t
+        return -1
+
+    def total(self):
+        return sum(self.dice)
+
+    # ----- bids ranking (rule sets override rank / counts) -------------------------
+    def rank(self, q, f):
+        return q << 3 | f
+
+    def _face_ok(self, f):
+        return 1 <= f <= 6
+
+    def _constrained(self):
+        """True when this round allows fewer bids than the ranking does."""
+        return False
+
+    def _bid_error(self, q, f):
+        """(code, message) when a bid that outranks is still not allowed, else None."""
+        return None
+
+    def _ladder_for(self):
+        """All bids up to the dice on the table, lowest rank first, with each bid's
+        index. Cached on the class: one table's worth, so the cup's heap stays small."""
+        key = (self.opts, self.special, self.total())
+        cls = self.__class__
+        if cls._ladder_key != key:
+            bids = []
+            for q in range(1, key[2] + 1):
+                for f in self.FACES:
+                    bids.append((self.rank(q, f), q << 3 | f))
+            bids.sort()
+            cls._ladder = None  # let the old ones go before building the new
+            cls._index = None
+            cls._ladder = [b[1] for b in bids]
+            cls._index = dict((b, i) for i, b in enumerate(cls._ladder))
+            cls._ladder_key = key
+        return cls._ladder, cls._index
+
+    def _bids(self):
+        ladder, index = self._ladder_for()
+        b = self.bid
+        if not b:
+            cand = list(ladder)
+        elif b in index:
+            cand = ladder[index[b] + 1:]
+        else:
+            r = self.rank(b >> 3, b & 7)
+            cand = [x for x in ladder if self.rank(x >> 3, x & 7) > r]
+        if self._constrained():
+            cand = [x for x in cand if self._bid_error(x >> 3, x & 7) is None]
+        return cand
+
+    # ----- legal actions -----------------------------------------------------------
+    def _may_exact(self, seat):
+        """None when allowed, else the error code for an exact call by `seat`."""
+        return "exact-not-allowed"
+
+    def legal(self, seat, hand=None):
+        """Actions `seat` may take now. Bids go up to the dice on the table (higher ones
+        are accepted too but can never be true). Bluff rerolls are listed only when the
+        seat's own hidden `hand` is given, since the engine never sees it."""
+        if self.phase != BID or not self.dice[seat]:
+            return []
+        out = []
+        if seat == self.turn:
+            out = self._bids()
+            if self.bid:
+                out.append(CHALLENGE)
+        if self.bid and self._may_exact(seat) is None:
+            out.append(EXACT)
+        if hand is not None and self._may_reroll(seat) is None:
+            seen = {}
+            h = len(hand)
+            for m in range(1, (1 << h) - 1):
+                p = pack([hand[i] for i in range(h) if m >> i & 1])
+                if p not in seen:
+                    seen[p] = 1
+                    out.append(0x30000 | p)
+        return out
+
+    # ----- apply -------------------------------------------------------------------
+    def apply(self, seat, action):
+        """Apply `seat`'s action; returns public events. Raises IllegalAction, state kept."""
+        if self.phase == OVER:
+            raise IllegalAction("game-over", "the game is over", seat)
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise IllegalAction("not-your-turn", "no such seat %r" % (seat,), -1)
+        if type(action) is not int:
+            raise IllegalAction("unknown-action", "an action is an int, not %r" % (action,), seat)
+        if 8 <= action < 0x10000:
+            return self._apply_bid(seat, action >> 3, action & 7)
+        if action == CHALLENGE:
+            return self._apply_call(seat, CHALLENGE)
+        if action == EXACT:
+            return self._apply_call(seat, EXACT)
+        if action >> 16 == 3:
+            return self._apply_reroll(seat, unpack(action & 0x7FFF))
+        raise IllegalAction("unknown-action", "%s has no action %r" % (self.name, action), seat)
+
+    def _on_turn(self, seat):
+        if self.phase != BID:
+            raise IllegalAction("wrong-phase", "no bidding now: waiting for the %s" % PHASES[self.phase], seat)
+        if not self.dice[seat]:
+            raise IllegalAction("eliminated", "seat %d has no dice left" % seat, seat)
+        if seat != self.turn:
+            raise IllegalAction("not-your-turn", "seat %d acts, not seat %d" % (self.turn, seat), seat)
+
+    def _apply_bid(self, seat, q, f):
+        self._on_turn(seat)
+        if not 1 <= q <= MAX_QUANTITY:
+            raise IllegalAction("bad-quantity", "quantity %d is not 1..%d" % (q, MAX_QUANTITY), seat)
+        if not self._face_ok(f):
+            raise IllegalAction("bad-face", "face %d cannot be bid in %s" % (f, self.name), seat)
+        if self.bid:
+            b = self.bid
+            if self.rank(q, f) <= self.rank(b >> 3, b & 7):
+                raise IllegalAction("bid-too-low", "%dx%d does not beat %dx%d" % (q, f, b >> 3, b & 7), seat)
+        err = self._bid_error(q, f)
+        if err is not None:
+            raise IllegalAction(err[0], err[1], seat)
+        self.bid = q << 3 | f
+        self.bidder = seat
+        self.rerolled = 0
+        self.turn = self.next_active(seat)
+        return [("bid", seat, q, f)]
+
+    def _apply_call(self, seat, call):
+        if call == CHALLENGE:
+            self._on_turn(seat)
+        else:
+            if self.phase != BID:
+                raise IllegalAction("wrong-phase", "no call now: waiting for the %s" % PHASES[self.phase], seat)
+            if not self.dice[seat]:
+                raise IllegalAction("eliminated", "seat %d has no dice left" % seat, seat)
+        if not self.bid:
+            raise IllegalAction("no-bid", "there is no bid to call", seat)
+        if call == EXACT:
+            err = self._may_exact(seat)
+            if err is not None:
+                raise IllegalAction(err, "seat %d may not call exact now" % seat, seat)
+        self.phase = REVEAL
+        self.caller = seat
+        self.call = call
+        return [("challenge" if call == CHALLENGE else "exact", seat)]
+
+    def _may_reroll(self, seat):
+        return "reroll-not-allowed"
+
+    def _apply_reroll(self, seat, faces):
+        err = self._may_reroll(seat)
+        if err is not None:
+            raise IllegalAction(err, "seat %d may not reroll now" % seat, seat)
+        hidden = self.hidden(seat)
+        if not faces or len(faces) >= hidden or len(unpack(self.aside[seat])) + len(faces) > 5:
+            raise IllegalAction("reroll-count", "set aside 1..%d of %d hidden dice" % (hidden - 1, hidden), seat)
+        for f in faces:
+            if not 1 <= f <= 6:
+                raise IllegalAction("bad-face", "face %d is not 1..6" % f, seat)
+        self.aside[seat] = pack(unpack(self.aside[seat]) + faces)
+        self.rerolled = 1
+        return [("reroll", seat, faces, hidden - len(faces))]
+
+    # ----- rounds ------------------------------------------------------------------
+    def start_round(self):
+        """Every cup has rolled: bidding opens. Returns events."""
+        if self.phase != ROLL:
+            raise IllegalAction("wrong-phase", "a round is already under way", -1)
+        self.phase = BID
+        return [("roll", self.round, self.turn)]
+
+    def check_hand(self, seat, faces):
+        """Raise unless `faces` fits what `seat` holds hidden (count and faces 1..6)."""
+        if len(faces) != self.hidden(seat):
+            raise IllegalAction("dice-count", "seat %d holds %d dice, not %d" % (seat, self.hidden(seat), len(faces)), seat)
+        for f in faces:
+            if type(f) is not int or not 1 <= f <= 6:
+                raise IllegalAction("bad-face", "face %r is not 1..6" % (f,), seat)
+
+    def count(self, hands):
+        """Dice on the whole table matching the standing bid (set-aside dice included)."""
+        q, f = self.bid >> 3, self.bid & 7
+        n = 0
+        for s in range(self.n):
+            for d in hands[s]:
+                if self._matches(d, f):
+                    n += 1
+            if self.aside[s]:
+                for d in unpack(self.aside[s]):
+                    if self._matches(d, f):
+                        n += 1
+        return n
+
+    def _matches(self, die, face):
+        return die == face
+
+    def settle(self, hands):
+        """Take every seat's revealed hidden dice (a list per seat, [] for none) and end
+        the round: losses, gains, eliminations, the next opener. Returns events."""
+        if self.phase != REVEAL:
+            raise IllegalAction("wrong-phase", "no call to settle", -1)
+        if len(hands) != self.n:
+            raise IllegalAction("dice-count", "one hand per seat needed", -1)
+        for s in range(self.n):
+            self.check_hand(s, hands[s])
+        n = self.count(hands)
+        q, f = self.bid >> 3, self.bid & 7
+        deltas, opener = self._resolve(n)
+        events = [("reveal", q, f, n)]
+        reduced = []
+        for s in range(self.n):
+            d = deltas[s]
+            if not d:
+                continue
+            before = self.dice[s]
+            after = before + d
+            if after > START_DICE:
+                after = START_DICE
+            if after < 0:
+                after = 0
+            if after != before:
+                self.dice[s] = after
+                events.append(("lose" if after < before else "gain", s, abs(after - before)))
+                if after < before and after == 1:
+                    reduced.append(s)
+                if after == 0:
+                    events.append(("out", s))
+        self.bid = 0
+        self.bidder = -1
+        self.caller = -1
+        self.call = 0
+        self.rerolled = 0
+        for s in range(self.n):
+            self.aside[s] = 0
+        self.round += 1
+        alive = [s for s in range(self.n) if self.dice[s]]
+        if len(alive) <= 1:
+            self.phase = OVER
+            self.special = NORMAL
+            self.turn = -1
+            if alive:
+                events.append(("win", alive[0]))
+            return events
+        if not self.dice[opener]:
+            opener = self.next_active(opener)
+        self.turn = opener
+        self.special = self._next_special(reduced, len(alive))
+        self.phase = ROLL
+        events.append(("round", self.round, opener, self.SPECIAL_NAME if self.special else None))
+        return events
+
+    def _next_special(self, reduced, alive):
+        return NORMAL
+
+    def _resolve(self, count):
+        """(dice change per seat, next opener) for the standing call."""
+        raise NotImplementedError
+
+    def _one_die(self, seat, delta):
+        d = [0] * self.n
+        d[seat] = delta
+        return d
+
+    # ----- the state as data -------------------------------------------------------
+    def public(self):
+        """The public state as plain data (the scenario output's fields, by seat)."""
+        b = self.bid
+        return {
+            "dice": list(self.dice),
+            "eliminated": [s for s in range(self.n) if not self.dice[s]],
+            "winner": self.winner(),
+            "round": self.round,
+            "turn": None if self.phase == OVER else self.turn,
+            "bid": [b >> 3, b & 7] if b else None,
+            "special": self.SPECIAL_NAME if self.special else None,
+            "phase": PHASES[self.phase],
+        }
+
+    def dumps(self):
+        w = Writer()
+        w.byte(FORMAT << 4 | self.code)
+        w.byte(self.opts)
+        aside = any(self.aside)
+        w.byte(self.n | self.phase << 3 | self.special << 5 | self.rerolled << 6 | (0x80 if aside else 0))
+        w.uvar(self.round)
+        w.byte((self.turn & 7) | (self.bidder & 7) << 3)
+        w.byte((self.caller & 7) | self.call << 3)
+        w.byte(self.bid)
+        w.bits(self.dice, 3)
+        w.byte(self.used)
+        if aside:
+            for a in self.aside:
+                w.uvar(a)
+        return bytes(w.buf)
+
+    def _restore(self, r):
+        self.opts = r.byte()
+        b = r.byte()
+        n = b & 7
+        if n != self.n:
+            raise BadState("seat count mismatch")
+        self.phase = b >> 3 & 3
+        self.special = b >> 5 & 1
+        self.rerolled = b >> 6 & 1
+        self.round = r.uvar()
+        t = r.byte()
+        self.turn = -1 if t & 7 == 7 else t & 7
+        self.bidder = -1 if t >> 3 & 7 == 7 else t >> 3 & 7
+        c = r.byte()
+        self.caller = -1 if c & 7 == 7 else c & 7
+        self.call = c >> 3 & 3
+        self.bid = r.byte()
+        self.dice = r.bits(n, 3)
+        self.used = r.byte()
+        if b & 0x80:
+            self.aside = [r.uvar() for _ in range(n)]
+        r.end()
+        self._validate()
+
+    def _validate(self):
+        n = self.n
+        ok = self.round >= 1 and all(0 <= d <= START_DICE for d in self.dice)
+        ok = ok and all(len(unpack(a)) <= self.dice[i] and 0 <= a < 0x8000 for i, a in enumerate(self.aside))
+        if self.phase != OVER:
+            ok = ok and 0 <= self.turn < n and self.dice[self.turn] > 0
+        if self.bid:
+            ok = ok and 1 <= self.bid >> 3 <= MAX_QUANTITY and self._face_ok(self.bid & 7) and 0 <= self.bidder < n
+        if self.phase == REVEAL:
+            ok = ok and self.bid and 0 <= self.caller < n and self.call in (CHALLENGE, EXACT)
+        if not ok:
+            raise BadState("inconsistent state")

@@ -1,0 +1,29 @@
+"""Classic Liar's Dice: no wilds, the challenge's winner opens; options one_life and spot_on."""
+from .bidding import Bidding
+
+
+class Liars(Bidding):
+    name = "liars"
+    code = 4
+    OPTIONS = (("one_life", (False, True)), ("spot_on", (False, True)))
+
+    def _may_exact(self, seat):
+        if not self.opts & 2:
+            return "exact-not-allowed"
+        if seat == self.bidder:
+            return "own-bid"
+        return None if seat == self.turn else "not-your-turn"
+
+    def _loss(self, seat):
+        # one_life: any lost die is the last one
+        return self._one_die(seat, -5 if self.opts & 1 else -1)
+
+    def _resolve(self, count):
+        q = self.bid >> 3
+        if self.call == 2:  # spot on
+            if count == q:
+                return self._one_die(self.caller, 1), self.caller
+            return self._loss(self.caller), self.bidder
+        if count >= q:
+            return self._loss(self.caller), self.bidder
+        return self._loss(self.bidder), self.caller

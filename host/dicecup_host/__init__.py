@@ -1,0 +1,1 @@
+"""Host tools for the smart dice cups: the `dicecup` command and its helpers."""
