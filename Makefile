@@ -10,9 +10,10 @@ SEED ?= 1
 
 .PHONY: install test test-fast sim bench mpy flash clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml drivers.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q --no-deps -r drivers.txt
 	touch $@
 
 install: $(STAMP)

@@ -51,7 +51,18 @@ def build_parser():
     s.add_argument("--options", help="rule options as JSON, e.g. '{\"palifico\": false}'")
     s.add_argument("--seed", type=int, default=1)
     s.set_defaults(func=cmd_sim)
+    _plugins(sub)
     return p
+
+
+def _plugins(sub):
+    """Each `cmd_*.py` module here adds its own subcommand via `register(sub)`."""
+    import importlib
+    import pkgutil
+    from pathlib import Path
+    for m in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda m: m.name):
+        if m.name.startswith("cmd_"):
+            importlib.import_module("dicecup_host." + m.name).register(sub)
 
 
 def main(argv=None):
