@@ -14,8 +14,18 @@ from .codec import BadState, Reader
 RULES = ("bluff", "perudo", "menteur", "liars", "dixmille")
 
 
+_loaded = {}
+
+
 def rules_class(name):
     """The class for a rule-set name; imported on demand to keep the cup's heap small."""
+    cls = _loaded.get(name)
+    if cls is None:
+        cls = _loaded[name] = _import(name)
+    return cls
+
+
+def _import(name):
     if name == "bluff":
         from .bluff import Bluff
         return Bluff

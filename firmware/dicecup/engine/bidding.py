@@ -33,16 +33,20 @@ class Bidding:
     OPTIONS = ()      # (name, choices): choices[0] is the default
     FACES = (1, 2, 3, 4, 5, 6)
     SPECIAL_NAME = None
-    _ladder_key = None
-    _ladder = None
-    _index = None
+    CONSTRAINED = False   # some rounds allow fewer bids than the ranking (perudo)
+    EXACT = False         # the rule set has an exact call at all
+    _cache_key = None      # class-wide cache of one ladder (see _ladder_for)
+    _cache_ladder = None
+    _cache_index = None
+    _cache_openers = None
 
     def __init__(self, seats, options=None, opener=None, rng=None):
         if type(seats) is not int or not 2 <= seats <= 6:
             raise ValueError("%s needs 2 to 6 seats" % self.name)
         self.n = seats
         self.opts = 0
-        self._set_options(options or {})
+        if options:
+            self._set_options(options)
         self.dice = [START_DICE] * seats
         self.aside = [0] * seats   # bluff: packed faces set aside (face up)
         self.round = 1
@@ -55,6 +59,7 @@ class Bidding:
         self.call = 0
         self.used = 0              # perudo: bitmask of seats that had their palifico
         self.opening = []          # events of the opener draw (not serialised)
+        self._lad = None           # this round's bid ladder (derived, not serialised)
         if opener is None:
             if rng is None:
                 raise ValueError("give an opener or an rng to draw one")
@@ -129,46 +134,66 @@ class Bidding:
     def rank(self, q, f):
         return q << 3 | f
 
-    def _face_ok(self, f):
-        return 1 <= f <= 6
-
     def _constrained(self):
         """True when this round allows fewer bids than the ranking does."""
         return False
 
     def _bid_error(self, q, f):
         """(code, message) when a bid that outranks is still not allowed, else None."""
+        return None if self.bid else self._opening_error(q, f)
+
+    def _opening_error(self, q, f):
+        """(code, message) when a round may not be opened with this bid, else None."""
         return None
 
     def _ladder_for(self):
-        """All bids up to the dice on the table, lowest rank first, with each bid's
-        index. Cached on the class: one table's worth, so the cup's heap stays small."""
+        """All bids up to the dice on the table, lowest rank first, and each bid's
+        place in it (a 256-byte table: a bid fits a byte, 255 = not on the ladder).
+        Built without sorting or dicts, and cached on the class for one table's worth,
+        so the cup's heap stays small."""
         key = (self.opts, self.special, self.total())
         cls = self.__class__
-        if cls._ladder_key != key:
-            bids = []
-            for q in range(1, key[2] + 1):
+        if cls._cache_key != key:
+            cls._cache_ladder = cls._cache_index = cls._cache_openers = None
+            top = key[2]
+            size = 0
+            for f in self.FACES:
+                size = max(size, self.rank(top, f) + 1)
+            by_rank = bytearray(size)  # ranks are distinct small ints
+            for q in range(1, top + 1):
                 for f in self.FACES:
-                    bids.append((self.rank(q, f), q << 3 | f))
-            bids.sort()
-            cls._ladder = None  # let the old ones go before building the new
-            cls._index = None
-            cls._ladder = [b[1] for b in bids]
-            cls._index = dict((b, i) for i, b in enumerate(cls._ladder))
-            cls._ladder_key = key
-        return cls._ladder, cls._index
+                    by_rank[self.rank(q, f)] = q << 3 | f
+            lad = [x for x in by_rank if x]
+            by_rank = None
+            pos = bytearray(b"\xff" * 256)
+            for i in range(len(lad)):
+                pos[lad[i]] = i
+            cls._cache_ladder = lad
+            cls._cache_index = pos
+            cls._cache_openers = [x for x in lad if self._opening_error(x >> 3, x & 7) is None] if self.CONSTRAINED else lad
+            cls._cache_key = key
+        return cls._cache_ladder, cls._cache_index, cls._cache_openers
+
+    def _ladder(self):
+        """The ladder for this round: fixed from the roll to the call (the dice on the
+        table and the round's special only change between rounds)."""
+        if self._lad is None:
+            self._lad, self._idx, self._openers = self._ladder_for()
+        return self._lad, self._idx
 
     def _bids(self):
-        ladder, index = self._ladder_for()
+        """Every bid that may follow the standing one (a new list)."""
+        ladder, index = self._ladder()
         b = self.bid
         if not b:
-            cand = list(ladder)
-        elif b in index:
-            cand = ladder[index[b] + 1:]
+            return list(self._openers)
+        i = index[b]
+        if i != 255:
+            cand = ladder[i + 1:]
         else:
             r = self.rank(b >> 3, b & 7)
             cand = [x for x in ladder if self.rank(x >> 3, x & 7) > r]
-        if self._constrained():
+        if self.CONSTRAINED and self._constrained():
             cand = [x for x in cand if self._bid_error(x >> 3, x & 7) is None]
         return cand
 
@@ -188,7 +213,7 @@ class Bidding:
             out = self._bids()
             if self.bid:
                 out.append(CHALLENGE)
-        if self.bid and self._may_exact(seat) is None:
+        if self.bid and self.EXACT and self._may_exact(seat) is None:
             out.append(EXACT)
         if hand is not None and self._may_reroll(seat) is None:
             seen = {}
@@ -203,12 +228,8 @@ class Bidding:
     # ----- apply -------------------------------------------------------------------
     def apply(self, seat, action):
         """Apply `seat`'s action; returns public events. Raises IllegalAction, state kept."""
-        if self.phase == OVER:
-            raise IllegalAction("game-over", "the game is over", seat)
-        if type(seat) is not int or not 0 <= seat < self.n:
-            raise IllegalAction("not-your-turn", "no such seat %r" % (seat,), -1)
-        if type(action) is not int:
-            raise IllegalAction("unknown-action", "an action is an int, not %r" % (action,), seat)
+        if self.phase == OVER or type(seat) is not int or type(action) is not int or not 0 <= seat < self.n:
+            self._reject(seat, action)
         if 8 <= action < 0x10000:
             return self._apply_bid(seat, action >> 3, action & 7)
         if action == CHALLENGE:
@@ -219,6 +240,13 @@ class Bidding:
             return self._apply_reroll(seat, unpack(action & 0x7FFF))
         raise IllegalAction("unknown-action", "%s has no action %r" % (self.name, action), seat)
 
+    def _reject(self, seat, action):
+        if self.phase == OVER:
+            raise IllegalAction("game-over", "the game is over", seat)
+        if type(seat) is not int or not 0 <= seat < self.n:
+            raise IllegalAction("not-your-turn", "no such seat %r" % (seat,), -1)
+        raise IllegalAction("unknown-action", "an action is an int, not %r" % (action,), seat)
+
     def _on_turn(self, seat):
         if self.phase != BID:
             raise IllegalAction("wrong-phase", "no bidding now: waiting for the %s" % PHASES[self.phase], seat)
@@ -228,22 +256,31 @@ class Bidding:
             raise IllegalAction("not-your-turn", "seat %d acts, not seat %d" % (self.turn, seat), seat)
 
     def _apply_bid(self, seat, q, f):
-        self._on_turn(seat)
+        if self.phase != BID or seat != self.turn or not self.dice[seat]:
+            self._on_turn(seat)
         if not 1 <= q <= MAX_QUANTITY:
             raise IllegalAction("bad-quantity", "quantity %d is not 1..%d" % (q, MAX_QUANTITY), seat)
-        if not self._face_ok(f):
+        if not 1 <= f <= 6:
             raise IllegalAction("bad-face", "face %d cannot be bid in %s" % (f, self.name), seat)
-        if self.bid:
-            b = self.bid
-            if self.rank(q, f) <= self.rank(b >> 3, b & 7):
+        b = self.bid
+        if b:
+            index = self._idx if self._lad is not None else self._ladder()[1]
+            new = q << 3 | f
+            if index[new] != 255 and index[b] != 255:
+                low = index[new] <= index[b]  # same order as rank, looked up
+            else:
+                low = self.rank(q, f) <= self.rank(b >> 3, b & 7)
+            if low:
                 raise IllegalAction("bid-too-low", "%dx%d does not beat %dx%d" % (q, f, b >> 3, b & 7), seat)
-        err = self._bid_error(q, f)
-        if err is not None:
-            raise IllegalAction(err[0], err[1], seat)
+        if self.CONSTRAINED:
+            err = self._bid_error(q, f)
+            if err is not None:
+                raise IllegalAction(err[0], err[1], seat)
         self.bid = q << 3 | f
         self.bidder = seat
         self.rerolled = 0
-        self.turn = self.next_active(seat)
+        t = seat + 1
+        self.turn = t if t < self.n and self.dice[t] else self.next_active(seat)
         return [("bid", seat, q, f)]
 
     def _apply_call(self, seat, call):
@@ -299,21 +336,34 @@ class Bidding:
                 raise IllegalAction("bad-face", "face %r is not 1..6" % (f,), seat)
 
     def count(self, hands):
-        """Dice on the whole table matching the standing bid (set-aside dice included)."""
-        q, f = self.bid >> 3, self.bid & 7
-        n = 0
+        """Dice on the whole table matching the standing bid (set-aside dice included).
+        Raises IllegalAction when a hand does not fit what its seat holds."""
+        per_face = [0] * 7
+        dice = self.dice
+        aside = self.aside
         for s in range(self.n):
-            for d in hands[s]:
-                if self._matches(d, f):
-                    n += 1
-            if self.aside[s]:
-                for d in unpack(self.aside[s]):
-                    if self._matches(d, f):
-                        n += 1
+            h = hands[s]
+            if aside[s]:
+                self.check_hand(s, h)
+                for d in unpack(aside[s]):
+                    per_face[d] += 1
+            elif len(h) != dice[s]:
+                self.check_hand(s, h)
+            for d in h:
+                if type(d) is not int or not 0 < d < 7:
+                    self.check_hand(s, h)
+                per_face[d] += 1
+        n = 0
+        for face in self.counted(self.bid & 7):
+            n += per_face[face]
         return n
 
+    def counted(self, face):
+        """The die faces that count for a bid on `face` this round (wilds included)."""
+        return (face,)
+
     def _matches(self, die, face):
-        return die == face
+        return die in self.counted(face)
 
     def settle(self, hands):
         """Take every seat's revealed hidden dice (a list per seat, [] for none) and end
@@ -322,12 +372,9 @@ class Bidding:
             raise IllegalAction("wrong-phase", "no call to settle", -1)
         if len(hands) != self.n:
             raise IllegalAction("dice-count", "one hand per seat needed", -1)
-        for s in range(self.n):
-            self.check_hand(s, hands[s])
         n = self.count(hands)
-        q, f = self.bid >> 3, self.bid & 7
         deltas, opener = self._resolve(n)
-        events = [("reveal", q, f, n)]
+        events = [("reveal", self.bid >> 3, self.bid & 7, n)]
         reduced = []
         for s in range(self.n):
             d = deltas[s]
@@ -351,21 +398,22 @@ class Bidding:
         self.caller = -1
         self.call = 0
         self.rerolled = 0
-        for s in range(self.n):
-            self.aside[s] = 0
+        if self.aside.count(0) != self.n:
+            self.aside = [0] * self.n
+        self._lad = None
         self.round += 1
-        alive = [s for s in range(self.n) if self.dice[s]]
-        if len(alive) <= 1:
+        alive = self.n - self.dice.count(0)
+        if alive <= 1:
             self.phase = OVER
             self.special = NORMAL
             self.turn = -1
             if alive:
-                events.append(("win", alive[0]))
+                events.append(("win", self.winner()))
             return events
         if not self.dice[opener]:
             opener = self.next_active(opener)
         self.turn = opener
-        self.special = self._next_special(reduced, len(alive))
+        self.special = self._next_special(reduced, alive) if reduced else NORMAL
         self.phase = ROLL
         events.append(("round", self.round, opener, self.SPECIAL_NAME if self.special else None))
         return events
@@ -415,7 +463,10 @@ class Bidding:
         return bytes(w.buf)
 
     def _restore(self, r):
+        self._lad = None
         self.opts = r.byte()
+        if self.opts >> len(self.OPTIONS):
+            raise BadState("unknown option bits")
         b = r.byte()
         n = b & 7
         if n != self.n:
@@ -445,7 +496,7 @@ class Bidding:
         if self.phase != OVER:
             ok = ok and 0 <= self.turn < n and self.dice[self.turn] > 0
         if self.bid:
-            ok = ok and 1 <= self.bid >> 3 <= MAX_QUANTITY and self._face_ok(self.bid & 7) and 0 <= self.bidder < n
+            ok = ok and 1 <= self.bid >> 3 <= MAX_QUANTITY and 1 <= self.bid & 7 <= 6 and 0 <= self.bidder < n
         if self.phase == REVEAL:
             ok = ok and self.bid and 0 <= self.caller < n and self.call in (CHALLENGE, EXACT)
         if not ok:

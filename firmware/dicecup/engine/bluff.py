@@ -24,10 +24,9 @@ class Bluff(Bidding):
     def rank(self, q, f):
         return track(q, f == STAR, self.opts & 1) << 3 | f
 
-    def _matches(self, die, face):
-        if face == STAR:
-            return die == STAR  # a star bet counts stars only
-        return die == face or die == STAR
+    def counted(self, face):
+        # a star bet counts stars only; a number bet its face plus every star
+        return (STAR,) if face == STAR else (face, STAR)
 
     def _resolve(self, actual):
         bet = self.bid >> 3

@@ -34,7 +34,12 @@ def score(faces):
     counts = [0] * 7
     for f in faces:
         counts[f] += 1
-    if len(faces) == 5 and max(counts) == 1 and (counts[1] == 0 or counts[6] == 0):
+    return score_counts(counts, len(faces))
+
+
+def score_counts(counts, n):
+    """`score` for a kept set given as dice per face (index 1..6) and its size n."""
+    if n == 5 and max(counts) == 1 and (counts[1] == 0 or counts[6] == 0):
         return 1000  # a straight: 1-2-3-4-5 or 2-3-4-5-6 (the only split of those dice)
     total = 0
     for face in range(1, 7):
@@ -125,16 +130,29 @@ class DixMille:
             if self.is_open(seat) or self.total >= OPENING:
                 return [ROLL_ANY, BANK]
             return [ROLL_ANY]
-        faces = unpack(self.roll)
+        # every distinct sub-multiset of the roll, counted face by face (odometer
+        # over 0..rolled[f] per face): no lists per candidate, so the cup's heap stays flat
+        rolled = [0] * 7
+        for f in unpack(self.roll):
+            rolled[f] += 1
+        take = [0] * 7
         out = []
-        seen = {}
-        for m in range(1, 1 << len(faces)):
-            p = pack([faces[i] for i in range(len(faces)) if m >> i & 1])
-            if p not in seen:
-                seen[p] = 1
-                if score(unpack(p)) is not None:
-                    out.append(0x20000 | p)
-        return out
+        while True:
+            f = 1
+            while f <= 6 and take[f] == rolled[f]:
+                take[f] = 0
+                f += 1
+            if f > 6:
+                return out
+            take[f] += 1
+            n = 0
+            code = 0
+            for face in range(6, 0, -1):
+                for _ in range(take[face]):
+                    code = code << 3 | face
+                    n += 1
+            if score_counts(take, n) is not None:
+                out.append(0x20000 | code)
 
     def apply(self, seat, action):
         if self.phase == OVER:

@@ -6,6 +6,7 @@ class Liars(Bidding):
     name = "liars"
     code = 4
     OPTIONS = (("one_life", (False, True)), ("spot_on", (False, True)))
+    EXACT = True
 
     def _may_exact(self, seat):
         if not self.opts & 2:

@@ -12,6 +12,7 @@ class Menteur(Perudo):
     code = 3
     OPTIONS = ()
     SPECIAL_NAME = "no-jokers"
+    CONSTRAINED = False
 
     def _constrained(self):
         return False

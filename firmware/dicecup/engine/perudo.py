@@ -11,6 +11,8 @@ class Perudo(Bidding):
     code = 2
     OPTIONS = (("palifico", (True, False)), ("calza_anyone", (False, True)))
     SPECIAL_NAME = "palifico"
+    CONSTRAINED = True
+    EXACT = True
 
     def rank(self, q, f):
         # An ace bid of a sits above every bid of quantity <= 2a, below 2a+1.
@@ -18,19 +20,23 @@ class Perudo(Bidding):
             return (q << 4) + 7
         return q << 3 | f
 
-    def _matches(self, die, face):
+    def counted(self, face):
         if self.special or face == ACE:
-            return die == face
-        return die == face or die == ACE
+            return (face,)
+        return (face, ACE)
 
     def _constrained(self):
         return not self.bid or self.special
 
     def _bid_error(self, q, f):
-        if self.special:
-            if self.bid and f != self.bid & 7:
-                return ("palifico-face", "palifico: the face stays %d" % (self.bid & 7))
-        elif not self.bid and f == ACE:
+        if not self.bid:
+            return self._opening_error(q, f)
+        if self.special and f != self.bid & 7:
+            return ("palifico-face", "palifico: the face stays %d" % (self.bid & 7))
+        return None
+
+    def _opening_error(self, q, f):
+        if f == ACE and not self.special:
             return ("aces-opening", "a round may not be opened on aces")
         return None
 

@@ -1,0 +1,1 @@
+"""Scripts that run inside MicroPython on the host (benchmarks, probes); never flashed."""
