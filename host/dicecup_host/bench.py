@@ -1,0 +1,174 @@
+"""`make bench`: the figures in the README, measured side by side with a peer.
+
+Not a test: rates depend on the machine. Each rate is the best of several interleaved
+runs, so a busy neighbour slows both sides alike rather than one.
+"""
+import json
+import random
+import re
+import sys
+import time
+from pathlib import Path
+
+from dicecup.engine import new_game
+
+from . import mpy
+
+UPY = Path(__file__).parent / "upy"
+BLUFFING = ("liars", "perudo", "bluff", "menteur")
+
+
+def _best_rate(fn, n, repeats):
+    """Best of `repeats` timings of fn(n), as runs per second."""
+    best = 0.0
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn(n)
+        rate = n / (time.perf_counter() - t)
+        best = max(best, rate)
+    return best
+
+
+def round_playouts(rules):
+    """One round of 2 seats x 5 dice: dice rolled at random, then a uniformly random
+    legal action at each decision until the call, then the settlement."""
+    rng = random.Random(1)
+    rr = rng.randrange
+
+    def run(n):
+        for _ in range(n):
+            g = new_game(rules, 2, opener=rr(2))
+            hands = [[rr(6) + 1 for _ in range(5)], [rr(6) + 1 for _ in range(5)]]
+            g.start_round()
+            while g.phase == 1:
+                s = g.to_act()
+                acts = g.legal(s)
+                g.apply(s, acts[rr(len(acts))])
+            g.settle(hands)
+    return run
+
+
+def openspiel_playouts():
+    """The same driver over OpenSpiel's C++ liars_dice (numdice=5), from Python."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("liars_dice", {"numdice": 5})
+    rng = random.Random(1)
+    rr = rng.randrange
+
+    def run(n):
+        for _ in range(n):
+            st = game.new_initial_state()
+            while not st.is_terminal():
+                if st.is_chance_node():
+                    outs = st.chance_outcomes()
+                    st.apply_action(outs[rr(len(outs))][0])
+                else:
+                    acts = st.legal_actions()
+                    st.apply_action(acts[rr(len(acts))])
+    return run
+
+
+def full_games(rules, seats):
+    """Whole games with random legal actions in every seat."""
+    rng = random.Random(2)
+    rr = rng.randrange
+
+    def run(n):
+        for _ in range(n):
+            g = new_game(rules, seats, rng=rng)
+            while g.winner() is None:
+                hands = [[rr(6) + 1 for _ in range(g.hidden(s))] for s in range(g.n)]
+                g.start_round()
+                while g.phase == 1:
+                    s = g.to_act()
+                    acts = g.legal(s)
+                    g.apply(s, acts[rr(len(acts))])
+                g.settle(hands)
+    return run
+
+
+def heap_game(rules, seats, seed, heap=mpy.ESP32_HEAP, measure=True):
+    """Run upy/heapgame.py inside MicroPython; its figures as a dict (None if it failed)."""
+    args = [str(UPY / "heapgame.py"), rules, str(seats), str(seed)] + ([] if measure else ["0"])
+    res = mpy.run(args, heap=heap)
+    if res.returncode != 0:
+        return None
+    return {k: int(v) for k, v in re.findall(r"(\w+)=(-?\d+)", res.stdout.decode())}
+
+
+def smallest_heap(rules, seats, seed):
+    """Smallest -X heapsize (KB) in which the game still completes (binary search)."""
+    lo, hi = 4, 110
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if heap_game(rules, seats, seed, heap="%dK" % mid, measure=False):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def engine_section(out, quick=False):
+    n = 2000 if quick else 20000
+    repeats = 2 if quick else 5
+    print("== Engine: random playouts of one round, 2 seats x 5 dice (CPython %s)" % sys.version.split()[0])
+    spiel = openspiel_playouts()
+    runs = {r: round_playouts(r) for r in BLUFFING}
+    rates = {r: 0.0 for r in BLUFFING}
+    peer = 0.0
+    for _ in range(repeats):  # interleave, so load hits both sides alike
+        for r in BLUFFING:
+            rates[r] = max(rates[r], _best_rate(runs[r], n, 1))
+        if spiel:
+            peer = max(peer, _best_rate(spiel, n, 1))
+    for r in BLUFFING:
+        print("  dicecup %-8s %9.0f playouts/s" % (r, rates[r]))
+    if spiel:
+        print("  OpenSpiel liars_dice(numdice=5) %9.0f playouts/s   (ours/peer: liars %.2fx)" % (peer, rates["liars"] / peer))
+    else:
+        print("  OpenSpiel not installed (pip install open-spiel==2.0.2): no peer figure")
+    out["playouts_per_s"] = {r: round(rates[r]) for r in BLUFFING}
+    out["openspiel_playouts_per_s"] = round(peer) if spiel else None
+    games = _best_rate(full_games("perudo", 6), 100 if quick else 500, repeats)
+    print("  full 6-player perudo games    %9.0f games/s" % games)
+    out["perudo6_games_per_s"] = round(games)
+
+
+def micropython_section(out, quick=False):
+    print("== Engine inside MicroPython (unix port, -X heapsize=%s; 64-bit words, so an ESP32 needs less)" % mpy.ESP32_HEAP)
+    sizes = mpy.sizes()
+    total = sum(sizes.values())
+    print("  engine .mpy total             %9d bytes (%d modules; goal < 24576)" % (total, len(sizes)))
+    out["engine_mpy_bytes"] = total
+    rows = {}
+    for r in BLUFFING + ("dixmille",):
+        figs = heap_game(r, 6, 1)
+        rows[r] = figs
+        print("  %-8s 6 seats: heap after import %6d B, peak above it %6d B, largest state %3d B" % (
+            r, figs["base"], figs["peak"], figs["state"]))
+    out["heap"] = rows
+    low = smallest_heap("perudo", 6, 1)
+    print("  smallest heap a 6-player perudo game completes in: %d KB" % low)
+    out["perudo6_min_heap_kb"] = low
+    worst = max(f["peak"] for f in rows.values())
+    print("  goals: peak above import < 16384 B -> worst %d B; state < 64 B -> largest %d B" % (
+        worst, max(f["state"] for f in rows.values())))
+
+
+def main(argv=None):
+    quick = "--quick" in (argv or sys.argv[1:])
+    out = {}
+    engine_section(out, quick)
+    micropython_section(out, quick)
+    path = mpy.ROOT / "build" / "bench.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=1))
+    print("figures written to %s" % path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
