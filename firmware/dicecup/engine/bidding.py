@@ -67,6 +67,7 @@ class Bidding:
         if type(opener) is not int or not 0 <= opener < seats:
             raise ValueError("opener must be a seat number")
         self.turn = opener
+        self.opener = opener       # who opens the round in progress (for a replay)
 
     # ----- options -----------------------------------------------------------------
     def _set_options(self, options):
@@ -325,7 +326,43 @@ class Bidding:
         if self.phase != ROLL:
             raise IllegalAction("wrong-phase", "a round is already under way", -1)
         self.phase = BID
+        self.opener = self.turn
         return [("roll", self.round, self.turn)]
+
+    def restart_round(self):
+        """Replay the round in progress with fresh rolls, same opener: for a reveal that
+        never came, or a master that died mid-round. Nothing else changes."""
+        if self.phase not in (BID, REVEAL):
+            raise IllegalAction("wrong-phase", "no round in progress", -1)
+        self.phase = ROLL
+        self.bid = 0
+        self.bidder = -1
+        self.caller = -1
+        self.call = 0
+        self.rerolled = 0
+        self.aside = [0] * self.n
+        self.turn = self.opener if self.dice[self.opener] else self.next_active(self.opener)
+        return [("replay", self.round, self.turn)]
+
+    def forfeit(self, seat):
+        """A cup whose reveal does not match its commitment loses all its dice; the
+        round is then settled without them (their hand is [])."""
+        if self.phase != REVEAL:
+            raise IllegalAction("wrong-phase", "forfeits happen at the reveal", seat)
+        lost = self.dice[seat]
+        self.dice[seat] = 0
+        self.aside[seat] = 0
+        events = [("forfeit", seat, lost)]
+        alive = self.n - self.dice.count(0)
+        if alive <= 1:
+            self.phase = OVER
+            self.special = NORMAL
+            self.turn = -1
+            self.bid = 0
+            self.round += 1
+            if alive:
+                events.append(("win", self.winner()))
+        return events
 
     def check_hand(self, seat, faces):
         """Raise unless `faces` fits what `seat` holds hidden (count and faces 1..6)."""
@@ -453,7 +490,7 @@ class Bidding:
         w.byte(self.n | self.phase << 3 | self.special << 5 | self.rerolled << 6 | (0x80 if aside else 0))
         w.uvar(self.round)
         w.byte((self.turn & 7) | (self.bidder & 7) << 3)
-        w.byte((self.caller & 7) | self.call << 3)
+        w.byte((self.caller & 7) | self.call << 3 | (self.opener & 7) << 5)
         w.byte(self.bid)
         w.bits(self.dice, 3)
         w.byte(self.used)
@@ -481,6 +518,7 @@ class Bidding:
         c = r.byte()
         self.caller = -1 if c & 7 == 7 else c & 7
         self.call = c >> 3 & 3
+        self.opener = c >> 5 & 7
         self.bid = r.byte()
         self.dice = r.bits(n, 3)
         self.used = r.byte()
@@ -494,7 +532,7 @@ class Bidding:
         ok = self.round >= 1 and all(0 <= d <= START_DICE for d in self.dice)
         ok = ok and all(len(unpack(a)) <= self.dice[i] and 0 <= a < 0x8000 for i, a in enumerate(self.aside))
         if self.phase != OVER:
-            ok = ok and 0 <= self.turn < n and self.dice[self.turn] > 0
+            ok = ok and 0 <= self.turn < n and self.dice[self.turn] > 0 and self.opener < n
         if self.bid:
             ok = ok and 1 <= self.bid >> 3 <= MAX_QUANTITY and 1 <= self.bid & 7 <= 6 and 0 <= self.bidder < n
         if self.phase == REVEAL:
