@@ -38,7 +38,7 @@ mpy: install
 	$(BIN)/python -c "from dicecup_host import mpy; print(mpy.build())"
 
 flash: install
-	@echo "flash: not built yet (see README)"; exit 1
+	$(BIN)/dicecup flash --port $(PORT) $(if $(BOARD),--board $(BOARD)) $(if $(FIRMWARE),--firmware $(FIRMWARE) --chip $(or $(CHIP),esp32))
 
 clean:
 	rm -rf build .pytest_cache .hypothesis
