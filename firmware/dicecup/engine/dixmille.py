@@ -219,6 +219,7 @@ class DixMille:
         reached = self.scores[seat] + self.total
         if reached == GOAL:
             self.scores[seat] = GOAL
+            self.opened |= 1 << seat  # 10,000 on the board: the score is open
             self.crosses[seat] = 0
             self.total = 0
             self.won = seat
