@@ -160,6 +160,8 @@ class Replay:
             _faces_ok(faces, seat)
             return g.apply(seat, roll(faces) if kind == "roll" else keep(faces))
         if kind == "roll":
+            if g.winner() is not None:
+                raise IllegalAction("game-over", "the game is over", -1)
             if g.phase != 0:
                 raise IllegalAction("wrong-phase", "a round is already under way", -1)
             hands = []
