@@ -1,0 +1,124 @@
+"""Power: radio off, light sleep until the cup moves, battery voltage.
+
+A cup lying still between games sleeps: Wi-Fi/ESP-NOW and BLE off first (MicroPython's
+ESP32 notes: turn Wi-Fi off before light or deep sleep), display off, the LIS3DH armed
+for activity on INT1 at a low data rate (see accel.arm_wake), then `machine.lightsleep`.
+How the cup wakes depends on the board:
+* "ext0": INT1 wired to an RTC GPIO of an ESP32/ESP32-S3 -- the EXT0 wake source
+  watches the line; the chip sleeps until the LIS3DH raises it;
+* "poll": no INT1 line, or a chip without EXT0 (ESP32-C3) -- short light sleeps of
+  `poll_ms`, and after each a look at INT1_SRC over I2C (the interrupt is latched in
+  the LIS3DH, so no motion is missed; the CPU wakes 4 times a second for ~1 ms).
+"""
+from micropython import const
+
+_POLL_MS = const(250)
+
+
+def radio_off():
+    """Turn Wi-Fi (station and access point) and BLE off. Returns the names of what
+    was on. Safe where there is no radio (the host)."""
+    was = []
+    try:
+        import network
+        for name, iface in (("sta", network.STA_IF), ("ap", network.AP_IF)):
+            w = network.WLAN(iface)
+            if w.active():
+                was.append(name)
+                w.active(False)
+    except ImportError:
+        pass
+    try:
+        import bluetooth
+        ble = bluetooth.BLE()
+        if ble.active():
+            was.append("ble")
+            ble.active(False)
+    except (ImportError, OSError, AttributeError):
+        pass
+    return was
+
+
+def wake_method(board):
+    """"ext0" or "poll" for this board (see the module doc)."""
+    if board.int1 is None or board.chip == "esp32c3" or not board.rtc_pin(board.int1):
+        return "poll"
+    return "ext0"
+
+
+def _arm_ext0(pin_num):
+    import machine
+    pin = machine.Pin(pin_num, machine.Pin.IN)
+    try:
+        import esp32
+        esp32.wake_on_ext0(pin, esp32.WAKEUP_ANY_HIGH)
+        return True
+    except (ImportError, ValueError, AttributeError):
+        pass
+    try:  # ports that take the wake source through Pin.irq (EXT0 underneath)
+        pin.irq(trigger=machine.Pin.WAKE_HIGH, wake=machine.SLEEP)
+        return True
+    except (ValueError, TypeError, AttributeError):
+        return False
+
+
+def _disarm_ext0():
+    try:
+        import esp32
+        esp32.wake_on_ext0(None)
+    except (ImportError, ValueError, AttributeError, TypeError):
+        pass
+
+
+def sleep_until_motion(accel, board, display=None, max_ms=None, threshold_g=0.15,
+                       poll_ms=_POLL_MS):
+    """Light-sleep until the cup moves or `max_ms` passes (None: no limit).
+    Returns "motion" or "timeout"."""
+    import machine
+    radio_off()
+    if display is not None:
+        display.power(False)
+    accel.arm_wake(threshold_g)
+    method = wake_method(board)
+    if method == "ext0" and not _arm_ext0(board.int1):
+        method = "poll"
+    moved = False
+    if method == "ext0":
+        if max_ms is None:
+            machine.lightsleep()
+        else:
+            machine.lightsleep(max_ms)
+        moved = bool(accel.wake_source() & 0x40)
+        _disarm_ext0()
+    else:
+        slept = 0
+        while not moved and (max_ms is None or slept < max_ms):
+            machine.lightsleep(poll_ms)
+            slept += poll_ms
+            moved = bool(accel.wake_source() & 0x40)
+    accel.disarm_wake()
+    if display is not None:
+        display.power(True)
+    return "motion" if moved else "timeout"
+
+
+def battery_volts(board):
+    """The battery's voltage through the board's divider, or None if not wired."""
+    if board.battery_pin is None:
+        return None
+    import machine
+    adc = machine.ADC(machine.Pin(board.battery_pin))
+    try:
+        adc.atten(machine.ADC.ATTN_11DB)
+    except AttributeError:
+        pass
+    total = 0
+    for _ in range(8):
+        total += adc.read_uv()
+    return total / 8 / 1000000 * board.battery_divider
+
+
+def battery_percent(board, volts):
+    """A rough state of charge (linear between empty_v and full_v), 0..100."""
+    p = int((volts - board.empty_v) * 100 / (board.full_v - board.empty_v))
+    return 0 if p < 0 else (100 if p > 100 else p)

