@@ -1,5 +1,7 @@
 """Menteur (RULES.md `menteur`): the parrot joker, tout pile out of turn, the one-die round."""
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -55,6 +57,20 @@ def test_opening_on_jokers_allowed():
     assert (1, JOKER) in bids(g)
     g.apply(ANA, bid(1, JOKER))
     assert g.public()["bid"] == [1, 1]
+
+
+def test_opening_on_jokers_listed_even_after_a_perudo_game():
+    """A perudo table (no opening on aces) played earlier in the same process must not
+    change what a menteur opener is offered. A fresh interpreter, so that no menteur
+    table has been seen before."""
+    code = (
+        "from dicecup.engine import new_game\n"
+        "p = new_game('perudo', 3, {}, opener=0); p.start_round(); p.legal(0)\n"
+        "g = new_game('menteur', 3, {}, opener=0); g.start_round()\n"
+        "print(len(g.legal(0)), (1 << 3 | 1) in g.legal(0))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["90", "True"]  # 15 quantities x 6 faces, jokers included
 
 
 @pytest.mark.parametrize("prev,new,ok", [
