@@ -164,6 +164,14 @@ def test_calza_wrong_caller_loses_a_die_and_opens():
     assert p["turn"] == BEN
 
 
+def test_calza_wrong_eliminates_caller_next_active_opens():
+    g = set_dice(game("perudo", 3), [5, 1, 5])
+    ev = rnd(g, [[2, 2, 3, 4, 5], [6], [3, 3, 4, 5, 6]], (ANA, bid(3, 6)), (BEN, CALZA))  # 2 sixes
+    assert ("out", BEN) in ev
+    p = g.public()
+    assert p["dice"] == [5, 0, 5] and p["turn"] == CY and p["special"] is None
+
+
 def test_calza_on_own_bid_rejected():
     g = game("perudo", 3, calza_anyone=True)
     g.start_round()
