@@ -203,7 +203,7 @@ def test_illegal_actions_raise_and_change_nothing(rules, seats, seed, q, f):
             g.apply(s, rng.choice(bids))
     for seat in range(seats):
         legal = set(g.legal(seat))
-        for a in (bid(q, f) if q > 0 and 0 <= f < 8 else q, CHALLENGE, EXACT, BANK, roll([1])):
+        for a in (q << 3 | f if q > 0 and 0 <= f < 8 else q, CHALLENGE, EXACT, BANK, roll([1])):
             if a in legal or (8 <= a < 0x10000 and a >> 3 > sum(g.dice) and seat == g.to_act()):
                 continue  # legal (bids above the dice on the table are legal but unlisted)
             before = g.dumps()

@@ -488,12 +488,16 @@ def test_only_the_player_on_turn_bids_or_challenges():
 def test_bad_quantity_and_face():
     g = game("bluff", 2)
     g.start_round()
-    # (a quantity of 0 cannot even be encoded: bid(0, f) is one of the fixed codes;
-    # the scenario replayer rejects it before encoding, see test_scenario_cli)
-    illegal(g, ANA, bid(31, 3), "bad-quantity")
-    illegal(g, ANA, bid(100, 3), "bad-quantity")
-    illegal(g, ANA, bid(2, 0), "bad-face")
-    illegal(g, ANA, bid(2, 7), "bad-face")
+    # raw action ints, as a corrupt frame could carry them: apply refuses them
+    illegal(g, ANA, 31 << 3 | 3, "bad-quantity")
+    illegal(g, ANA, 100 << 3 | 3, "bad-quantity")
+    illegal(g, ANA, 2 << 3 | 0, "bad-face")
+    illegal(g, ANA, 2 << 3 | 7, "bad-face")
+    # and bid() refuses to build them at all (bid(0, f) would collide with the fixed codes)
+    for q, f, code in ((0, 3, "bad-quantity"), (31, 3, "bad-quantity"), (2, 0, "bad-face"), (2, 7, "bad-face")):
+        with pytest.raises(IllegalAction) as err:
+            bid(q, f)
+        assert err.value.code == code
 
 
 def test_no_exact_call_in_bluff():

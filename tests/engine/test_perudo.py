@@ -373,7 +373,7 @@ def test_perudo_illegal_actions_keep_state():
     g.start_round()
     illegal(g, BEN, bid(2, 3), "not-your-turn")
     illegal(g, ANA, DUDO, "no-bid")
-    illegal(g, ANA, bid(2, 7), "bad-face")
+    illegal(g, ANA, 2 << 3 | 7, "bad-face")
     g.apply(ANA, bid(2, 3))
     illegal(g, BEN, bid(2, 2), "bid-too-low")
     illegal(g, CY, DUDO, "not-your-turn")

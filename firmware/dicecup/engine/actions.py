@@ -21,6 +21,11 @@ MAX_QUANTITY = const(30)  # six seats of five dice: no table ever holds more
 
 
 def bid(quantity, face):
+    """A bid action; IllegalAction for a quantity or face no table can bid."""
+    if not 1 <= quantity <= MAX_QUANTITY or not 1 <= face <= 6:
+        from .errors import IllegalAction
+        code = "bad-face" if 1 <= quantity <= MAX_QUANTITY else "bad-quantity"
+        raise IllegalAction(code, "no bid %dx%d" % (quantity, face))
     return quantity << 3 | face
 
 

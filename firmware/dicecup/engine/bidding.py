@@ -480,6 +480,7 @@ class Bidding:
             "bid": [b >> 3, b & 7] if b else None,
             "special": self.SPECIAL_NAME if self.special else None,
             "phase": PHASES[self.phase],
+            "aside": [unpack(a) for a in self.aside],
         }
 
     def dumps(self):
