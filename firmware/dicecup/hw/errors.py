@@ -35,7 +35,7 @@ class BoardError(HardwareError):
             msg = "%s: %s: %s" % (where, key, problem)
         else:
             msg = "%s: %s" % (where, problem)
-        HardwareError.__init__(self, msg)
+        super().__init__(msg)
 
 
 class DeviceMissing(HardwareError):
@@ -49,7 +49,7 @@ class DeviceMissing(HardwareError):
         msg = "%s not found at 0x%02X on I2C SDA=%s SCL=%s" % (part, addr, sda, scl)
         if detail:
             msg += " (%s)" % detail
-        HardwareError.__init__(self, msg)
+        super().__init__(msg)
 
 
 def wrap(text, width=16):

@@ -11,11 +11,13 @@ recorded on CPython and inside MicroPython compares as text:
     R 18 33        read one byte 0x33
     W 3d - NACK    nobody at 0x3d
 """
+import binascii
+
 ENODEV = 19
 
 
 def _hex(data):
-    return "".join(["%02x" % b for b in data])
+    return binascii.hexlify(data).decode()
 
 
 class Bus:
@@ -24,7 +26,7 @@ class Bus:
         self.devices = {}
         self.log = []  # (kind, addr, bytes, stop)
         self.logging = True
-        self.max_log = 20000
+        self.max_log = 4000
 
     def attach(self, device):
         self.devices[device.addr] = device
@@ -74,4 +76,10 @@ class Bus:
         return out
 
     def clear(self):
+        self.log = []
+
+    def dump(self, out=print):
+        """Hand each log line to `out` and empty the log (keeps a capped heap small)."""
+        for line in self.lines():
+            out(line)
         self.log = []

@@ -57,6 +57,7 @@ class Lis3dh:
         self._src = 0
         self._pin_level = None
         self.samples_taken = 0
+        self._last = None
         self.int1_events = 0
         self.world.timed.append(self)
         self.world.bus.attach(self)
@@ -134,6 +135,7 @@ class Lis3dh:
     def _take(self, t):
         x, y, z = self.felt(t)
         g = (x, y, z)
+        self._last = g
         mgd = self.mg_per_digit()
         shift = 16 - self.bits()
         lim = 1 << (self.bits() - 1)
@@ -222,9 +224,10 @@ class Lis3dh:
             self._count = 0
             self._drive_pin()
             return v
-        if r == 0x26:  # reading REFERENCE resets the high-pass filter
+        if r == 0x26:  # reading REFERENCE sets the high-pass filter to the present value
+            g = self._last if self._last is not None else self.felt(self.world.now())
             for i in range(3):
-                self._ref[i] = self._ref[i] + self._hp[i]
+                self._ref[i] = g[i]
                 self._hp[i] = 0.0
             return self.regs[r]
         if r == 0x2D:

@@ -15,9 +15,11 @@ except ImportError:
     import ssd1306 as _ssd1306
 
 
-def build(board, real_time=False, accel=True, display=True, battery_v=3.9):
-    """A fresh world wired like `board`; returns (world, lis3dh or None, ssd1306 or None)."""
+def build(board, real_time=False, accel=True, display=True, battery_v=3.9, log=False):
+    """A fresh world wired like `board`; returns (world, lis3dh or None, ssd1306 or None).
+    The bus keeps no traffic log unless `log` (long runs would fill a capped heap)."""
     w = _world.reset(real_time)
+    w.bus.logging = log
     w.chip = board.chip
     w.i2c_pins = (board.scl, board.sda)
     acc = _lis3dh.Lis3dh(w, board.accel_addr, board.int1) if accel else None

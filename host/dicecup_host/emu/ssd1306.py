@@ -27,6 +27,7 @@ _ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8D: 1, 0xA8: 1, 0xAD: 1, 0xD3: 1,
 
 W = 128
 H = 64
+_BLOCKS = (" ", "\u2580", "\u2584", "\u2588")
 
 
 class Ssd1306:
@@ -196,17 +197,24 @@ class Ssd1306:
                 n += self.pixel(x, y)
         return n
 
-    def text(self, x0=0, y0=0, w=W, h=H):
-        """The screen as text, two pixel rows per character: ' ', '▀', '▄', '█'."""
-        lines = []
+    def rows(self, x0=0, y0=0, w=W, h=H):
+        """The screen as lines of text, two pixel rows per character (' ▀▄█')."""
         for y in range(y0, y0 + h, 2):
             row = []
             for x in range(x0, x0 + w):
                 top = self.pixel(x, y)
                 bot = self.pixel(x, y + 1) if y + 1 < y0 + h else 0
-                row.append(" ▀▄█"[top | (bot << 1)])
-            lines.append("".join(row).rstrip())
-        return "\n".join(lines)
+                row.append(_BLOCKS[top | (bot << 1)])
+            yield "".join(row).rstrip()
+
+    def text(self, x0=0, y0=0, w=W, h=H):
+        """The screen as one string (see rows)."""
+        return "\n".join(list(self.rows(x0, y0, w, h)))
+
+    def dump(self, out=print):
+        """Print the screen row by row (light on a capped heap)."""
+        for line in self.rows():
+            out(line)
 
     def png(self, scale=4):
         """The screen as PNG bytes (CPython only): lit pixels pale blue on black."""
