@@ -1,0 +1,553 @@
+"""The replicated table: lobby, game and round secrets' public side, changed only by ops.
+
+The master turns each input it accepts into an *op* (a few bytes); every cup applies
+the same ops in version order to its own `Table`, so all replicas hold the same state
+and see the same events. Applying an op is pure and deterministic; a bad op raises
+OpError and changes nothing (the op is checked before anything is touched, and the
+engine itself refuses illegal actions without changing). Ops never carry a hidden die:
+dice stay behind their commitments until the settle op publishes the roots.
+"""
+import struct
+
+from ..engine import RULES, IllegalAction, loads, new_game, rules_class
+from ..engine.actions import pack
+from . import fair
+
+LOBBY = 0
+PLAYING = 1
+DONE = 2
+PHASE_NAMES = ("lobby", "playing", "done")
+
+# member flags
+BOT = 1     # a bot seat hosted by the master (no cup behind it)
+AWAY = 2    # the cup is silent: a bot on the master plays its seat until it is back
+LEFT = 4    # the player left: a bot plays the seat for good
+
+OP_JOIN = 1
+OP_FLAGS = 2
+OP_SEATS = 3
+OP_RULES = 4
+OP_START = 5
+OP_ROUND = 6
+OP_SEED = 7
+OP_ACT = 8
+OP_SETTLE = 9
+OP_RESTART = 10
+OP_MASTER = 11
+OP_ROLL = 12
+OP_NAMES = ("", "join", "flags", "seats", "rules", "start", "round", "seed", "act", "settle",
+            "restart", "master", "roll")
+
+NO_DIGEST = bytes(12)
+NO_ROOT = bytes(16)
+NAME_LEN = 8
+
+
+class OpError(ValueError):
+    """An op this replica cannot apply (corrupt, out of order, fails a check)."""
+
+
+class Member:
+    def __init__(self, addr, name, flags=0):
+        self.addr = addr
+        self.name = name
+        self.flags = flags
+
+    def present(self):
+        """A cup that answers (not a bot, not away, not gone)."""
+        return not self.flags & (BOT | AWAY | LEFT)
+
+
+def _u8(data, pos):
+    if pos >= len(data):
+        raise OpError("op truncated")
+    return data[pos], pos + 1
+
+
+def _bytes(data, pos, n):
+    if pos + n > len(data):
+        raise OpError("op truncated")
+    return bytes(data[pos:pos + n]), pos + n
+
+
+class Table:
+    """One replica of the table's shared state."""
+
+    def __init__(self):
+        self.version = 0
+        self.term = 0
+        self.master = 0
+        self.members = []
+        self.seats = []
+        self.rules = "perudo"
+        self.opts = 0
+        self.phase = LOBBY
+        self.game = None
+        self.game_no = 0
+        self.gseed = NO_ROOT       # the game's public seed (opener draw, roll bases)
+        # the round's commitments (bluffing games)
+        self.mc = NO_DIGEST        # master's commitment to its contribution
+        self.holders = []          # per seat: member id holding the dice this round
+        self.digests = []          # per seat: digest of its hidden dice's commitments
+        self.gens = []             # per seat: generation of its hidden dice (k = after k rerolls)
+        self.witness = []          # per seat: the witness nonce of each of its rerolls
+        self.seed = NO_ROOT        # the round seed R (zero until the seed op)
+
+    # ----- questions ---------------------------------------------------------------
+    def seat_of(self, member):
+        for s in range(len(self.seats)):
+            if self.seats[s] == member:
+                return s
+        return -1
+
+    def member_of(self, seat):
+        return self.members[self.seats[seat]]
+
+    def bot_plays(self, seat):
+        """Whether the master's bot acts for this seat now (a bot seat, or a cup that is
+        away or left)."""
+        return not self.member_of(seat).present()
+
+    def dice_seed(self, seat, gen=None):
+        """The seed a seat's hidden dice of generation `gen` (default: current) use."""
+        gen = self.gens[seat] if gen is None else gen
+        return self.seed if gen == 0 else fair.roll_seed(self.seed, self.witness[seat][gen - 1])
+
+    def name_of(self, seat):
+        return self.member_of(seat).name
+
+    def needs_dice(self):
+        return self.game is not None and self.game.name != "dixmille"
+
+    def digest_of(self):
+        """Short fingerprint of the whole replica (cups compare it after every op)."""
+        return fair._h(b"table", self.snapshot())[:8]
+
+    # ----- ops ---------------------------------------------------------------------
+    def apply(self, op):
+        """Apply one op (bytes); returns (name, events, info) where info is a small
+        dict of op details for the log. Raises OpError (nothing changed)."""
+        if not op:
+            raise OpError("empty op")
+        kind = op[0]
+        fn = _APPLY.get(kind)
+        if fn is None:
+            raise OpError("unknown op %d" % kind)
+        try:
+            events, info = fn(self, op)
+        except IllegalAction as e:
+            raise OpError("engine refused: %s" % e.code)
+        except (IndexError, ValueError, KeyError, TypeError) as e:
+            if isinstance(e, OpError):
+                raise
+            raise OpError("bad op: %s" % e)
+        self.version += 1
+        return OP_NAMES[kind], events, info
+
+    def _join(self, op):
+        mid, pos = _u8(op, 1)
+        addr, pos = _bytes(op, pos, 6)
+        flags, pos = _u8(op, pos)
+        n, pos = _u8(op, pos)
+        name, pos = _bytes(op, pos, n)
+        if mid != len(self.members) or mid >= 6 or self.phase != LOBBY:
+            raise OpError("join out of order")
+        self.members.append(Member(addr, name.decode(), flags))
+        self.seats.append(mid)
+        return [("join", mid)], {"member": mid, "name": name.decode(), "bot": bool(flags & BOT)}
+
+    def _flags(self, op):
+        mid, pos = _u8(op, 1)
+        flags, pos = _u8(op, pos)
+        if mid >= len(self.members):
+            raise OpError("no member %d" % mid)
+        self.members[mid].flags = flags
+        if self.phase == LOBBY and flags & LEFT:
+            self.seats = [m for m in self.seats if m != mid]
+        return [("flags", mid, flags)], {"member": mid, "flags": flags}
+
+    def _seats(self, op):
+        n, pos = _u8(op, 1)
+        order, pos = _bytes(op, pos, n)
+        order = list(order)
+        if self.phase != LOBBY or sorted(order) != sorted(self.seats):
+            raise OpError("seat order must be the same members")
+        self.seats = order
+        return [("seats", order)], {"seats": order}
+
+    def _rules(self, op):
+        code, pos = _u8(op, 1)
+        opts, pos = _u8(op, pos)
+        if self.phase != LOBBY or not 1 <= code <= len(RULES):
+            raise OpError("rules only in the lobby")
+        cls = rules_class(RULES[code - 1])
+        if opts >> len(cls.OPTIONS):
+            raise OpError("unknown option bits")
+        self.rules = RULES[code - 1]
+        self.opts = opts
+        return [("rules", self.rules)], {"rules": self.rules, "options": dict(self.options())}
+
+    def options(self):
+        cls = rules_class(self.rules)
+        out = []
+        for i in range(len(cls.OPTIONS)):
+            name, choices = cls.OPTIONS[i]
+            out.append((name, choices[1] if self.opts >> i & 1 else choices[0]))
+        return out
+
+    def _start(self, op):
+        seed, pos = _bytes(op, 1, 16)
+        if self.phase == PLAYING:
+            raise OpError("a game is on")
+        n = len(self.seats)
+        self.game = new_game(self.rules, n, dict(self.options()), rng=fair.HashRng(seed))
+        self.game_no += 1
+        self.gseed = seed
+        self.phase = PLAYING
+        self._clear_round()
+        return list(self.game.opening) + [("start", self.game_no)], {"rules": self.rules, "seats": n, "seed": seed}
+
+    def _clear_round(self):
+        n = len(self.seats)
+        self.mc = NO_DIGEST
+        self.holders = [0xFF] * n
+        self.digests = [NO_DIGEST] * n
+        self.gens = [0] * n
+        self.witness = [[] for _ in range(n)]
+        self.seed = NO_ROOT
+
+    def _round(self, op):
+        g = self.game
+        if g is None or g.phase != 0 or g.name == "dixmille":
+            raise OpError("no round to open")
+        rno = op[1] << 8 | op[2]
+        mc, pos = _bytes(op, 3, 12)
+        n = len(self.seats)
+        holders, pos = _bytes(op, pos, n)
+        if rno != g.round & 0xFFFF:
+            raise OpError("round number")
+        digests = [NO_DIGEST] * n
+        for s in range(n):
+            if holders[s] == self.master and g.dice[s]:
+                digests[s], pos = _bytes(op, pos, 12)
+        self.mc = mc
+        self.holders = list(holders)
+        self.digests = digests
+        self.gens = [0] * n
+        self.witness = [[] for _ in range(n)]
+        self.seed = NO_ROOT
+        return [("open", g.round)], {"round": g.round, "mc": mc, "holders": list(holders)}
+
+    def _seed(self, op):
+        g = self.game
+        m, pos = _bytes(op, 1, 16)
+        n = len(self.seats)
+        if g is None or g.phase != 0 or self.mc == NO_DIGEST:
+            raise OpError("no round open")
+        if fair.master_commit(m) != self.mc:
+            raise OpError("master contribution does not match its commitment")
+        digests = []
+        for s in range(n):
+            d, pos = _bytes(op, pos, 12)
+            if self.holders[s] == self.master and self.digests[s] != d:
+                raise OpError("master-held digest changed")
+            digests.append(d if g.dice[s] else NO_DIGEST)
+        ev = g.start_round()
+        self.digests = digests
+        self.seed = fair.round_seed(g.round, m, digests)
+        return ev, {"round": g.round, "m": m, "digests": digests, "seed": self.seed}
+
+    def _act(self, op):
+        g = self.game
+        seat, pos = _u8(op, 1)
+        if pos + 4 > len(op):
+            raise OpError("op truncated")
+        action = struct.unpack(">I", op[pos:pos + 4])[0]
+        pos += 4
+        if g is None:
+            raise OpError("no game")
+        info = {"seat": seat, "action": action}
+        if action >> 16 == 3:  # bluff reroll: verify the set-aside dice, bind the new ones
+            info.update(self._reroll_extra(seat, action, op, pos))
+        elif pos != len(op):
+            raise OpError("trailing bytes")
+        ev = g.apply(seat, action)
+        if action >> 16 == 3:
+            self.gens[seat] += 1
+            self.witness[seat].append(info["w"])
+            self.digests[seat] = info["new"]
+        if g.winner() is not None:
+            self.phase = DONE
+        return ev, info
+
+    def _reroll_extra(self, seat, action, op, pos):
+        """Reroll extras: w(16), new digest(12), k(1), k x (die index, secret(12)),
+        then the commitments (12 each) of every die still hidden before the reroll.
+        Checks that the set-aside dice are the committed ones and show those faces."""
+        w, pos = _bytes(op, pos, 16)
+        new, pos = _bytes(op, pos, 12)
+        k, pos = _u8(op, pos)
+        aside = []
+        secrets = []
+        for _ in range(k):
+            i, pos = _u8(op, pos)
+            sec, pos = _bytes(op, pos, 12)
+            aside.append(i)
+            secrets.append(sec)
+        hidden = self.game.hidden(seat)
+        commits = []
+        for _ in range(hidden):
+            c, pos = _bytes(op, pos, 12)
+            commits.append(c)
+        if pos != len(op):
+            raise OpError("trailing bytes")
+        if fair.digest(commits) != self.digests[seat]:
+            raise OpError("commitments do not match the seat's digest")
+        faces = []
+        seed = self.dice_seed(seat)
+        for j in range(k):
+            i = aside[j]
+            if not 0 <= i < hidden or aside.count(i) > 1 or fair.commit(secrets[j]) != commits[i]:
+                raise OpError("set-aside die does not match its commitment")
+            faces.append(fair.face(secrets[j], seed))
+        if pack(faces) != action & 0x7FFF:
+            raise OpError("set-aside faces are not what the dice show")
+        return {"w": w, "new": new, "aside": aside, "secrets": secrets, "faces": faces}
+
+    def hands(self, roots):
+        """Each seat's hidden faces from its revealed root; None where the root does
+        not match the seat's committed digest (a cheat, or a wrong reveal)."""
+        out = []
+        for s in range(len(self.seats)):
+            n = self.game.hidden(s) if self.game.dice[s] else 0
+            if not n:
+                out.append([])
+                continue
+            gen = self.gens[s]
+            if fair.seat_digest(roots[s], gen, n) != self.digests[s]:
+                out.append(None)
+            else:
+                out.append(fair.faces(roots[s], gen, n, self.dice_seed(s)))
+        return out
+
+    def _settle(self, op):
+        g = self.game
+        n = len(self.seats)
+        if g is None or g.phase != 2:
+            raise OpError("no call to settle")
+        roots = []
+        pos = 1
+        for s in range(n):
+            r, pos = _bytes(op, pos, 16)
+            roots.append(r)
+        if pos != len(op):
+            raise OpError("trailing bytes")
+        hands = self.hands(roots)
+        for s in range(n):  # settle() checks every hand before it changes anything
+            if hands[s] is not None:
+                g.check_hand(s, hands[s])
+        events = []
+        for s in range(n):
+            if hands[s] is None:
+                events += g.forfeit(s)
+                hands[s] = []
+                if g.phase == 3:
+                    break
+        if g.phase != 3:
+            events += g.settle(hands)
+        self._clear_round()
+        if g.winner() is not None:
+            self.phase = DONE
+        return events, {"roots": roots, "hands": hands, "cheats": [e[1] for e in events if e[0] == "forfeit"]}
+
+    def _restart(self, op):
+        g = self.game
+        reason, pos = _u8(op, 1)
+        if g is None:
+            raise OpError("no game")
+        ev = g.restart_round() if g.name != "dixmille" else []
+        self._clear_round()
+        return ev, {"reason": reason}
+
+    def _master(self, op):
+        mid, pos = _u8(op, 1)
+        term, pos = _u8(op, pos)
+        if mid >= len(self.members):
+            raise OpError("no member %d" % mid)
+        old = self.master
+        self.master = mid
+        self.term = term
+        return [("master", mid, old)], {"master": mid, "term": term, "old": old}
+
+    def _roll(self, op):
+        """Dix mille: a public roll, committed by the roller, witnessed, revealed."""
+        g = self.game
+        seat, pos = _u8(op, 1)
+        d, pos = _bytes(op, pos, 12)
+        w, pos = _bytes(op, pos, 16)
+        root, pos = _bytes(op, pos, 16)
+        if pos != len(op):
+            raise OpError("trailing bytes")
+        if g is None or g.name != "dixmille":
+            raise OpError("no dix mille game")
+        n = g.left
+        if fair.seat_digest(root, 0, n) != d:
+            raise OpError("roll does not match its commitment")
+        base = self.gseed + struct.pack(">I", self.version)
+        faces = fair.faces(root, 0, n, fair.roll_seed(base, w))
+        from ..engine.actions import roll
+        ev = g.apply(seat, roll(faces))
+        if g.winner() is not None:
+            self.phase = DONE
+        return ev, {"seat": seat, "faces": faces, "root": root, "w": w}
+
+    # ----- snapshot ----------------------------------------------------------------
+    def snapshot(self):
+        """The whole replica as bytes (sent in parts to a cup that fell behind)."""
+        out = bytearray()
+        out += struct.pack(">IBBBBB", self.version, self.term, self.master, self.phase, self.game_no & 0xFF,
+                           RULES.index(self.rules) + 1)
+        out.append(self.opts)
+        out.append(len(self.members))
+        for m in self.members:
+            nm = m.name.encode()
+            out += m.addr + bytes((m.flags, len(nm))) + nm
+        out.append(len(self.seats))
+        out += bytes(self.seats)
+        out += self.gseed
+        if self.game is not None:
+            st = self.game.dumps()
+            out.append(len(st))
+            out += st
+            out += self.mc + self.seed
+            out += bytes(self.holders)
+            for d in self.digests:
+                out += d
+            for s in range(len(self.seats)):
+                out.append(self.gens[s])
+                out.append(len(self.witness[s]))
+                for w in self.witness[s]:
+                    out += w
+        else:
+            out.append(0)
+        return bytes(out)
+
+    @staticmethod
+    def from_snapshot(data):
+        t = Table()
+        try:
+            t._load(data)
+        except (IndexError, ValueError, KeyError, TypeError) as e:
+            raise OpError("bad snapshot: %s" % e)
+        return t
+
+    def _load(self, data):
+        self.version, self.term, self.master, self.phase, self.game_no, rc = struct.unpack(">IBBBBB", data[:9])
+        pos = 9
+        self.rules = RULES[rc - 1]
+        self.opts, pos = _u8(data, pos)
+        nm, pos = _u8(data, pos)
+        self.members = []
+        for _ in range(nm):
+            addr, pos = _bytes(data, pos, 6)
+            flags, pos = _u8(data, pos)
+            ln, pos = _u8(data, pos)
+            name, pos = _bytes(data, pos, ln)
+            self.members.append(Member(addr, name.decode(), flags))
+        ns, pos = _u8(data, pos)
+        seats, pos = _bytes(data, pos, ns)
+        self.seats = list(seats)
+        self.gseed, pos = _bytes(data, pos, 16)
+        ln, pos = _u8(data, pos)
+        if ln:
+            st, pos = _bytes(data, pos, ln)
+            self.game = loads(st)
+            self.mc, pos = _bytes(data, pos, 12)
+            self.seed, pos = _bytes(data, pos, 16)
+            h, pos = _bytes(data, pos, ns)
+            self.holders = list(h)
+            self.digests = []
+            for _ in range(ns):
+                d, pos = _bytes(data, pos, 12)
+                self.digests.append(d)
+            self.gens = []
+            self.witness = []
+            for _ in range(ns):
+                gen, pos = _u8(data, pos)
+                k, pos = _u8(data, pos)
+                ws = []
+                for _ in range(k):
+                    w, pos = _bytes(data, pos, 16)
+                    ws.append(w)
+                self.gens.append(gen)
+                self.witness.append(ws)
+        else:
+            self.game = None
+        if pos != len(data):
+            raise OpError("trailing bytes in snapshot")
+
+
+_APPLY = {
+    OP_JOIN: Table._join,
+    OP_FLAGS: Table._flags,
+    OP_SEATS: Table._seats,
+    OP_RULES: Table._rules,
+    OP_START: Table._start,
+    OP_ROUND: Table._round,
+    OP_SEED: Table._seed,
+    OP_ACT: Table._act,
+    OP_SETTLE: Table._settle,
+    OP_RESTART: Table._restart,
+    OP_MASTER: Table._master,
+    OP_ROLL: Table._roll,
+}
+
+
+# ----- op builders (the master's side) ------------------------------------------------
+def op_join(mid, addr, name, flags=0):
+    nm = name.encode()[:NAME_LEN]
+    return bytes((OP_JOIN, mid)) + addr + bytes((flags, len(nm))) + nm
+
+
+def op_flags(mid, flags):
+    return bytes((OP_FLAGS, mid, flags))
+
+
+def op_seats(order):
+    return bytes((OP_SEATS, len(order))) + bytes(order)
+
+
+def op_rules(rules, opts):
+    return bytes((OP_RULES, RULES.index(rules) + 1, opts))
+
+
+def op_start(seed):
+    return bytes((OP_START,)) + seed
+
+
+def op_round(round_no, mc, holders, master_digests):
+    return bytes((OP_ROUND, round_no >> 8 & 0xFF, round_no & 0xFF)) + mc + bytes(holders) + b"".join(master_digests)
+
+
+def op_seed(m, digests):
+    return bytes((OP_SEED,)) + m + b"".join(digests)
+
+
+def op_act(seat, action, extra=b""):
+    return bytes((OP_ACT, seat)) + struct.pack(">I", action) + extra
+
+
+def op_settle(roots):
+    return bytes((OP_SETTLE,)) + b"".join(roots)
+
+
+def op_restart(reason):
+    return bytes((OP_RESTART, reason))
+
+
+def op_master(mid, term):
+    return bytes((OP_MASTER, mid, term & 0xFF))
+
+
+def op_roll(seat, digest, w, root):
+    return bytes((OP_ROLL, seat)) + digest + w + root

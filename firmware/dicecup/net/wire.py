@@ -1,0 +1,277 @@
+"""The radio frame: a compact, versioned binary codec with an authentication tag.
+
+    0  B   version (0xD1)          5  I   sequence number (per sender)
+    1  B   frame type              9  H   state version it refers to (low 16 bits)
+    2  H   table id               11  ... body (by type, below)
+    4  B   sender (member id;      -8  8s  tag: HMAC-SHA256(key, everything before)[:8]
+           0xFF before joining)            (none on beacons)
+
+Every frame fits ESP-NOW's 250 bytes. Anything else — truncated, oversized, unknown
+version or type, a body that does not parse, another table, a tag that does not check —
+raises FrameError with a stable `code`, never anything else, so a cup drops it and
+goes on. Tags are keyed from the table code (see `keys`); MicroPython has no `hmac`,
+so HMAC is built here from hashlib.sha256.
+"""
+import hashlib
+import struct
+
+VERSION = 0xD1
+MTU = 250
+HEADER = 11
+TAG_LEN = 8
+NOBODY = 0xFF
+
+BEACON = 1
+JOIN = 2
+WELCOME = 3
+HELLO = 4
+UPDATE = 5
+ACK = 6
+NEED = 7
+SNAP = 8
+ACTION = 9
+REJECT = 10
+COMMIT = 11
+REVEAL = 12
+HEART = 13
+ROLLC = 14
+WITNESS = 15
+ROLLR = 16
+LEAVE = 17
+
+# type: (name, body fields, key). Fields: B u8, H u16, I u32, sN N bytes,
+# p bytes with a u8 length, r the rest. Keys: 0 none, 1 join key, 2 table key.
+TYPES = {
+    BEACON: ("beacon", ("B", "B", "B", "p"), 0),        # rules, members, flags, master name
+    JOIN: ("join", ("s8", "p"), 1),                     # joiner nonce, name
+    WELCOME: ("welcome", ("B", "s8", "s8"), 1),         # member id, joiner nonce, salt
+    HELLO: ("hello", ("I",), 2),                        # a member is (back) here, at version
+    UPDATE: ("update", ("B", "I", "r"), 2),             # term, version, op
+    ACK: ("ack", ("I",), 2),                            # version held
+    NEED: ("need", ("I",), 2),                          # first version missing
+    SNAP: ("snap", ("B", "I", "B", "B", "r"), 2),       # term, version, part, parts, chunk
+    ACTION: ("action", ("B", "I", "I", "r"), 2),        # seat, action, base version, extra
+    REJECT: ("reject", ("I", "p"), 2),                  # base version, error code
+    COMMIT: ("commit", ("H", "B", "s12"), 2),           # round, seat, digest
+    REVEAL: ("reveal", ("H", "B", "s16"), 2),           # round, seat, root
+    HEART: ("heart", ("B", "I", "B"), 2),               # term, version, master id
+    ROLLC: ("rollc", ("I", "B", "s12"), 2),             # roll id, seat, digest
+    WITNESS: ("witness", ("I", "s16"), 2),              # roll id, nonce
+    ROLLR: ("rollr", ("I", "B", "s16"), 2),             # roll id, seat, root
+    LEAVE: ("leave", ("B",), 2),                        # member id
+}
+
+
+class FrameError(ValueError):
+    """A frame a cup must drop. `code`: truncated, oversized, version, type, malformed,
+    foreign-table, bad-tag, replay (the last from the receiver's window)."""
+
+    def __init__(self, code, message=""):
+        super().__init__(message or code)
+        self.code = code
+
+
+class Frame:
+    """A decoded frame: header fields plus `body`, a tuple in the type's field order."""
+
+    def __init__(self, ftype, table, sender, seq, ver, body, raw=b""):
+        self.type = ftype
+        self.table = table
+        self.sender = sender
+        self.seq = seq
+        self.ver = ver
+        self.body = body
+        self.raw = raw
+
+    def name(self):
+        return TYPES[self.type][0]
+
+    def __repr__(self):
+        return "<%s from %d seq %d v%d %r>" % (self.name(), self.sender, self.seq, self.ver, self.body)
+
+
+# ----- keys and tags -------------------------------------------------------------------
+def _sha(*parts):
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p)
+    return h.digest()
+
+
+def hmac(key, msg):
+    """HMAC-SHA256 (RFC 2104), since MicroPython ships no hmac module."""
+    if len(key) > 64:
+        key = _sha(key)
+    key = key + bytes(64 - len(key))
+    inner = bytes(b ^ 0x36 for b in key)
+    outer = bytes(b ^ 0x5C for b in key)
+    return _sha(outer, _sha(inner, msg))
+
+
+def join_key(table, code):
+    """Tags the join exchange: proves knowledge of the table code shown on the master."""
+    return _sha(b"dicecup-join", struct.pack(">H", table), code.encode())
+
+
+def table_key(table, code, salt):
+    """Tags everything after the join. The salt only travels in the welcome, so a
+    sniffer who missed the join cannot brute-force the short code from later frames."""
+    return _sha(b"dicecup-table", struct.pack(">H", table), code.encode(), salt)
+
+
+def key_kind(ftype):
+    return TYPES[ftype][2] if ftype in TYPES else -1
+
+
+# ----- encode / decode -------------------------------------------------------------------
+def _encode_body(fields, values):
+    out = []
+    if len(fields) != len(values):
+        raise ValueError("body needs %d fields" % len(fields))
+    for f, v in zip(fields, values):
+        if f == "B":
+            out.append(struct.pack("B", v))
+        elif f == "H":
+            out.append(struct.pack(">H", v))
+        elif f == "I":
+            out.append(struct.pack(">I", v))
+        elif f == "p":
+            if len(v) > 255:
+                raise ValueError("field too long")
+            out.append(bytes((len(v),)) + v)
+        elif f == "r":
+            out.append(bytes(v))
+        else:  # sN
+            n = int(f[1:])
+            if len(v) != n:
+                raise ValueError("field needs %d bytes" % n)
+            out.append(bytes(v))
+    return b"".join(out)
+
+
+def encode(ftype, table, sender, seq, ver, body, key=None):
+    """Frame bytes; ValueError for a body that does not fit the type or MTU."""
+    name, fields, kind = TYPES[ftype]
+    data = struct.pack(">BBHBIH", VERSION, ftype, table, sender, seq & 0xFFFFFFFF, ver & 0xFFFF)
+    data += _encode_body(fields, body)
+    if kind:
+        if key is None:
+            raise ValueError("%s frames need a key" % name)
+        data += hmac(key, data)[:TAG_LEN]
+    if len(data) > MTU:
+        raise ValueError("%s frame of %d bytes > %d" % (name, len(data), MTU))
+    return data
+
+
+def _decode_body(fields, data, pos, end):
+    out = []
+    for f in fields:
+        if f == "B":
+            if pos + 1 > end:
+                raise FrameError("malformed")
+            out.append(data[pos])
+            pos += 1
+        elif f == "H":
+            if pos + 2 > end:
+                raise FrameError("malformed")
+            out.append(data[pos] << 8 | data[pos + 1])
+            pos += 2
+        elif f == "I":
+            if pos + 4 > end:
+                raise FrameError("malformed")
+            out.append(struct.unpack(">I", data[pos:pos + 4])[0])
+            pos += 4
+        elif f == "p":
+            if pos + 1 > end:
+                raise FrameError("malformed")
+            n = data[pos]
+            if pos + 1 + n > end:
+                raise FrameError("malformed")
+            out.append(bytes(data[pos + 1:pos + 1 + n]))
+            pos += 1 + n
+        elif f == "r":
+            out.append(bytes(data[pos:end]))
+            pos = end
+        else:
+            n = int(f[1:])
+            if pos + n > end:
+                raise FrameError("malformed")
+            out.append(bytes(data[pos:pos + n]))
+            pos += n
+    if pos != end:
+        raise FrameError("malformed", "trailing bytes")
+    return tuple(out)
+
+
+def decode(data, table=None):
+    """Parse a frame (tag not yet checked: `check` does that with the right key).
+    `table`: the table this cup belongs to; frames of others are FrameError."""
+    n = len(data)
+    if n > MTU:
+        raise FrameError("oversized")
+    if n < HEADER:
+        raise FrameError("truncated")
+    if data[0] != VERSION:
+        raise FrameError("version", "frame version 0x%02x" % data[0])
+    ftype = data[1]
+    if ftype not in TYPES:
+        raise FrameError("type", "frame type %d" % ftype)
+    _, fields, kind = TYPES[ftype]
+    end = n - TAG_LEN if kind else n
+    if end < HEADER:
+        raise FrameError("truncated")
+    tid = data[2] << 8 | data[3]
+    if table is not None and tid != table:
+        raise FrameError("foreign-table")
+    seq = struct.unpack(">I", data[5:9])[0]
+    ver = data[9] << 8 | data[10]
+    body = _decode_body(fields, data, HEADER, end)
+    return Frame(ftype, tid, data[4], seq, ver, body, bytes(data))
+
+
+def check(frame, key):
+    """Raise FrameError('bad-tag') unless the frame's tag is right for `key`."""
+    kind = TYPES[frame.type][2]
+    if not kind:
+        return
+    raw = frame.raw
+    want = hmac(key, raw[:-TAG_LEN])[:TAG_LEN]
+    diff = 0
+    for a, b in zip(want, raw[-TAG_LEN:]):
+        diff |= a ^ b
+    if diff:
+        raise FrameError("bad-tag")
+
+
+class Window:
+    """Per-sender replay window: accepts each sequence number once, and nothing older
+    than 64 behind the newest seen (reordered frames within that still pass)."""
+
+    SIZE = 64
+
+    def __init__(self):
+        self.top = {}   # sender -> highest seq
+        self.bits = {}  # sender -> bitmask of seen seqs below top
+
+    def accept(self, sender, seq):
+        top = self.top.get(sender)
+        if top is None or seq > top:
+            if top is not None:
+                shift = seq - top
+                self.bits[sender] = ((self.bits[sender] << shift) | (1 << (shift - 1))) & ((1 << self.SIZE) - 1) if shift <= self.SIZE else 0
+            else:
+                self.bits[sender] = 0
+            self.top[sender] = seq
+            return True
+        back = top - seq
+        if back == 0 or back > self.SIZE:
+            return False
+        mask = 1 << (back - 1)
+        if self.bits[sender] & mask:
+            return False
+        self.bits[sender] |= mask
+        return True
+
+    def forget(self, sender):
+        self.top.pop(sender, None)
+        self.bits.pop(sender, None)
