@@ -119,11 +119,17 @@ def build_bundle(out_dir, board_name, arch=None):
         shutil.rmtree(out)
     out.mkdir(parents=True)
     shutil.copyfile(src_board, out / "board.json")
+    cached = None if arch else mpy.build()  # the same mpy-cross output, kept up to date
     for rel in mpy.sources():
         src = mpy.FIRMWARE / rel
         if len(rel.parts) == 1 and rel.name in SOURCE_FILES:
             shutil.copyfile(src, out / rel.name)
             continue
-        _cross(src, out / rel.with_suffix(".mpy"), str(rel), arch)
+        dst = out / rel.with_suffix(".mpy")
+        if cached is not None:
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(cached / rel.with_suffix(".mpy"), dst)
+        else:
+            _cross(src, dst, str(rel), arch)
     compile_drivers(out / "lib", arch)
     return {str(p.relative_to(out)): p.stat().st_size for p in sorted(out.rglob("*")) if p.is_file()}

@@ -1,0 +1,61 @@
+"""The flash bundle holds the firmware and the pinned Adafruit drivers as .mpy, the
+board file and main.py; it imports and brings a cup up inside MicroPython."""
+import pytest
+
+from dicecup_host import bundle, emu, mpy
+
+from conftest import BOARD_FILES, EMU_HEAP
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bundle") / "esp32-devkitc"
+    return out, bundle.build_bundle(out, "esp32-devkitc")
+
+
+def test_bundle_layout(built):
+    out, files = built
+    for need in ("board.json", "main.py", "digitalio.mpy", "dicecup/__init__.mpy",
+                 "dicecup/hw/hardware.mpy", "dicecup/hw/boardcheck.mpy",
+                 "lib/adafruit_ssd1306.mpy", "lib/adafruit_lis3dh.mpy",
+                 "lib/adafruit_bus_device/__init__.mpy", "lib/adafruit_bus_device/i2c_device.mpy"):
+        assert need in files, need
+    assert not [f for f in files if f.endswith(".py") and f != "main.py"]
+    assert "lib/adafruit_framebuf.mpy" not in files  # MicroPython has framebuf built in
+    assert (out / "board.json").read_bytes() == (bundle.BOARDS / "esp32-devkitc.json").read_bytes()
+    assert all((out / f).read_bytes()[:1] == b"M" for f in files if f.endswith(".mpy"))
+
+
+def test_bundle_boots_in_micropython(built, tmp_path):
+    out, _ = built
+    code = """
+import rig
+from dicecup.hw import board, hardware
+import adafruit_ssd1306, adafruit_lis3dh
+print("drivers", adafruit_ssd1306.__file__, adafruit_lis3dh.__file__)
+b = board.load(%r)
+w, acc, oled = rig.build(b)
+hw = hardware.open(%r)
+w.advance(20)
+print("ok", hw.ok(), hw.found, hw.accel.read())
+""" % (str(out / "board.json"), str(out / "board.json"))
+    # the bundle's own files only (no build/mpy), the fake machine in front
+    r = mpy.run_code(code, heap=EMU_HEAP, path=out, extra_path=[".frozen", emu.build_mpy(), out / "lib"])
+    text = r.stdout.decode()
+    assert r.returncode == 0, text + r.stderr.decode()
+    assert "lib/adafruit_ssd1306.mpy" in text and "lib/adafruit_lis3dh.mpy" in text
+    assert "ok True [24, 60] (0.0, 0.0, 1.0)" in text
+
+
+def test_a_bundle_for_every_board(tmp_path):
+    for p in BOARD_FILES:
+        files = bundle.build_bundle(tmp_path / p.stem, p.stem)
+        assert "board.json" in files
+
+
+def test_unknown_board_and_pin_check(tmp_path, monkeypatch):
+    with pytest.raises(bundle.BundleError, match="no board file nope.json"):
+        bundle.build_bundle(tmp_path / "x", "nope")
+    monkeypatch.setattr(bundle, "pins", lambda: {"adafruit-circuitpython-lis3dh": "0.0.1"})
+    with pytest.raises(bundle.BundleError, match="drivers.txt pins 0.0.1"):
+        bundle.driver_sources()
