@@ -239,6 +239,23 @@ def check_lost_chunks_drop_the_frame_and_count():
     assert ls[0].stats()["corrupt"] >= 1
 
 
+def check_a_cup_that_vanishes_mid_connect_does_not_stall_the_hub():
+    from dicecup.net.ble import BLETransport
+
+    air = fakeair.reset()
+    fakeair.use(mac(0))
+    h = BLETransport(hub=True)
+    fakeair.use(mac(1))
+    ghost = BLETransport()
+    air.tick(10)  # the hub sees the advert, stops scanning and starts connecting
+    assert h._connecting is not None
+    ghost.close()  # gone before the connection completes
+    fakeair.use(mac(2))
+    real = BLETransport()
+    settle_air(air, 300)  # the attempt times out (2 s), the hub scans again
+    assert h.connected() == [real.address]
+
+
 def check_join_names_the_hub():
     from dicecup.net.ble import BLETransport
 

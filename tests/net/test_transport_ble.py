@@ -29,3 +29,28 @@ def test_ble_inside_micropython(upy):
     results, out = harness.mpy_results(proc)
     assert sorted(results) == CHECKS, out
     assert all(results.values()), out
+
+
+HEAP_SCRIPT = """
+import gc
+import fakeair, bluetooth, asyncio
+import dicecup.net.transport
+fakeair.use(b"\\x02\\x00\\x00\\x00\\x00\\x01")
+gc.collect(); m0 = gc.mem_alloc()
+import dicecup.net.ble as bl
+gc.collect(); m1 = gc.mem_alloc()
+t = bl.BLETransport()
+gc.collect(); m2 = gc.mem_alloc()
+print("HEAP", m1 - m0, m2 - m1)
+"""
+
+
+def test_heap_of_one_cups_transport(upy):
+    """What the BLE transport costs a cup (module from .mpy, one transport with its
+    reassembly buffer); allocation deltas, the fakes need a larger heap to load."""
+    proc = upy(HEAP_SCRIPT, heap="1M", extra_path=harness.MPY_PATH)
+    out = proc.stdout.decode()
+    assert "HEAP" in out, out + proc.stderr.decode()
+    module, obj = map(int, out.split("HEAP")[1].split())
+    print("ble transport heap: module %d B, transport %d B" % (module, obj))
+    assert module < 10000 and obj < 4000

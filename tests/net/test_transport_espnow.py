@@ -49,3 +49,33 @@ def test_fakes_do_not_leak_into_other_tests():
     for name in ("espnow", "network", "bluetooth", "fakeair", "wifi"):
         assert name not in sys.modules
     assert not any("fakes" in p for p in sys.path)
+
+
+HEAP_SCRIPT = """
+import gc
+import fakeair, network, espnow, aioespnow, asyncio
+import dicecup.net.transport
+fakeair.use(b"\\x02\\x00\\x00\\x00\\x00\\x01")
+gc.collect(); m0 = gc.mem_alloc()
+import dicecup.net.espnow as en
+gc.collect(); m1 = gc.mem_alloc()
+t = en.ESPNowTransport()
+for i in range(20):
+    t.send(en.BROADCAST, bytes(200))
+    t.recv()
+fakeair.AIR.frames = []  # the fake's own log of the air
+gc.collect(); m2 = gc.mem_alloc()
+print("HEAP", m1 - m0, m2 - m1)
+"""
+
+
+def test_heap_of_one_cups_transport(upy):
+    """What the ESP-NOW transport costs a cup: the module loaded from .mpy (frozen
+    into the firmware it would cost almost nothing) and one transport in use.
+    Measured as allocation deltas; the fakes need a larger heap to load."""
+    proc = upy(HEAP_SCRIPT, heap="1M", extra_path=harness.MPY_PATH)
+    out = proc.stdout.decode()
+    assert "HEAP" in out, out + proc.stderr.decode()
+    module, obj = map(int, out.split("HEAP")[1].split())
+    print("espnow transport heap: module %d B, transport %d B" % (module, obj))
+    assert module < 12000 and obj < 3000

@@ -47,7 +47,7 @@ as `corrupt`); the protocol resends.
 """
 from micropython import const
 
-from .transport import BROADCAST, MTU, RXBUF, RxQueue, Transport, check_frame
+from .transport import BROADCAST, MTU, RXBUF, RxQueue, Transport, check_frame, ticks_diff, ticks_ms
 
 try:
     import bluetooth
@@ -148,6 +148,7 @@ class BLETransport(Transport):
         self._links = {}  # hub: conn handle -> _Link
         self._uplink = None  # leaf: the _Link to its hub
         self._connecting = None  # hub: (addr_type, ble addr, cup addr) being connected
+        self._connect_at = 0
         self._scanning = False
         self._target = _ANY
         self.hubs = {}  # hubs heard advertising: address -> rssi
@@ -221,6 +222,17 @@ class BLETransport(Transport):
             ble.gap_disconnect(self._uplink.conn)
             self._uplink = None
 
+    def _check_connect(self):
+        """Give up a connection attempt the stack never reported on (it should
+        after _CONNECT_MS), so the hub goes back to scanning for cups."""
+        if self._connecting is not None and ticks_diff(ticks_ms(), self._connect_at) > 3 * _CONNECT_MS:
+            try:
+                self._ble.gap_connect(None)
+            except OSError:
+                pass
+            self._connecting = None
+            self._hub_scan()
+
     def _advertise(self):
         if self._open and not self.is_hub and self._uplink is None:
             self._ble.gap_advertise(_ADV_LEAF_US, advert(b"L", self.address, self._target))
@@ -249,6 +261,7 @@ class BLETransport(Transport):
             if c is not None and self.is_hub:
                 try:
                     self._ble.gap_connect(c[0], c[1], _CONNECT_MS)
+                    self._connect_at = ticks_ms()
                 except OSError:
                     self._connecting = None
                     self._hub_scan()
@@ -269,9 +282,10 @@ class BLETransport(Transport):
             self._hub_scan()
         elif event == _IRQ_PERIPHERAL_DISCONNECT:
             conn = data[0]
+            c = self._connecting
             if conn in self._links:
                 del self._links[conn]
-            elif self._connecting is not None:
+            elif c is not None and bytes(data[2]) == c[1]:
                 self._connecting = None  # the attempt failed or was cancelled
             self._hub_scan()
         elif event == _IRQ_GATTC_CHARACTERISTIC_RESULT:
@@ -325,6 +339,7 @@ class BLETransport(Transport):
             if link.addr == me:
                 return
         self._connecting = (addr_type, bytes(addr), me)
+        self._connect_at = ticks_ms()
         self._ble.gap_scan(None)  # connect once the scan has stopped (SCAN_DONE)
 
     # --- records and chunks -------------------------------------------------
@@ -448,6 +463,7 @@ class BLETransport(Transport):
             return False
         src = self.address
         if self.is_hub:
+            self._check_connect()
             if dest == BROADCAST:
                 links = [l for l in self._links.values() if l.handle is not None]
             else:
