@@ -76,7 +76,8 @@ def sizes(out=None, under="dicecup/engine"):
 def run(args, heap=ESP32_HEAP, path=None, input=None, timeout=120, extra_path=()):
     """Run `micropython -X heapsize=heap ARGS` with the compiled firmware importable.
     Returns the CompletedProcess with stdout/stderr as bytes (passed on unchanged)."""
-    path = [str(p) for p in extra_path] + [str(path or build())]
+    # ".frozen" first, as MicroPython's default path has it: asyncio and friends live there
+    path = [".frozen"] + [str(p) for p in extra_path] + [str(path or build())]
     env = dict(os.environ, MICROPYPATH=os.pathsep.join(path))
     cmd = [_tool("micropython"), "-X", "heapsize=" + str(heap)] + list(args)
     return subprocess.run(cmd, input=input, capture_output=True, env=env, timeout=timeout)
