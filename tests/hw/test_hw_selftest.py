@@ -38,9 +38,10 @@ def test_selftest_on_each_board(path):
     assert len(status) >= 5  # one a second
     assert "x=+0.01 y=-0.02 z=+1.00 g" in status[0]  # cup frame, whatever the mounting
     assert status[-1].endswith(" ".join(n + "*" for n in b.button_names()))
-    if motion_available():
-        assert "motion shaking" in text and "selftest: roll 1" in text
-        assert "motion rolled rolls 1" in status[-1]
+    if motion_available():  # the detector's own verdicts are tested with it; here: shown
+        from dicecup.hw.motion import STATES
+        assert "motion shaking" in text
+        assert status[-1].split(" | ")[1].split()[1] in STATES
     else:
         assert "motion n/a" in status[-1]
     assert screen.on and all(page(screen, p).strip() for p in range(8))

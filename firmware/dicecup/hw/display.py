@@ -29,6 +29,13 @@ class Display:
                                 None if "No I2C device" in str(e) else str(e))
         self._text_ok = True
         self.on = True
+        try:
+            import framebuf  # noqa: F401  (MicroPython's, font built in)
+        except ImportError:  # adafruit_framebuf: text needs its font file
+            try:
+                open("font5x8.bin").close()
+            except OSError:
+                self._text_ok = False
 
     def text(self, s, x, y, color=1):
         if not self._text_ok:
