@@ -36,24 +36,22 @@ def wake_on_ext0(pin=None, level=False):
     w.line(pin.id).wake = (1 if level else 0, "ext0")
 
 
-def wake_on_ext1(pins=None, level=False):
+def _arm(pins, level, kind, check):
     w = _world.current()
-    if pins is None:
+    if pins is None:  # None keeps what was set
         return
     for num in w.lines:
-        if w.lines[num].wake and w.lines[num].wake[1] == "ext1":
+        if w.lines[num].wake and w.lines[num].wake[1] == kind:
             w.lines[num].wake = None
     for p in pins:
-        _check(p)
-        w.line(p.id).wake = (1 if level else 0, "ext1")
+        if check:
+            _check(p)
+        w.line(p.id).wake = (1 if level else 0, kind)
+
+
+def wake_on_ext1(pins=None, level=False):
+    _arm(pins, level, "ext1", True)
 
 
 def wake_on_gpio(pins=None, level=False):
-    w = _world.current()
-    if pins is None:
-        return
-    for num in w.lines:
-        if w.lines[num].wake and w.lines[num].wake[1] == "gpio":
-            w.lines[num].wake = None
-    for p in pins:
-        w.line(p.id).wake = (1 if level else 0, "gpio")
+    _arm(pins, level, "gpio", False)
