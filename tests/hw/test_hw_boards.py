@@ -8,7 +8,7 @@ import pytest
 from dicecup.hw import board
 from dicecup.hw.errors import BoardError
 
-from conftest import BOARD_FILES, DEVKITC, EMU_HEAP, upy_str
+from hwhelpers import BOARD_FILES, DEVKITC, EMU_HEAP, upy_str
 
 BASE = json.loads(DEVKITC.read_text())
 

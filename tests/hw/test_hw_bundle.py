@@ -4,7 +4,7 @@ import pytest
 
 from dicecup_host import bundle, emu, mpy
 
-from conftest import BOARD_FILES, EMU_HEAP
+from hwhelpers import BOARD_FILES, EMU_HEAP
 
 
 @pytest.fixture(scope="module")

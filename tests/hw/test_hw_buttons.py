@@ -7,7 +7,7 @@ import pytest
 
 from dicecup.hw import buttons as B
 
-from conftest import BOARD_FILES, DEVKITC, EMU_HEAP, load_board, upy_str
+from hwhelpers import BOARD_FILES, DEVKITC, EMU_HEAP, load_board, upy_str
 
 
 def make(w, path=DEVKITC, **kw):

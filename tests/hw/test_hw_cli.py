@@ -3,7 +3,7 @@ import json
 
 from dicecup_host import cli, powerbudget
 
-from conftest import BASE_JSON
+from hwhelpers import BASE_JSON
 
 
 def test_check_good_and_broken(tmp_path, capsys):

@@ -6,7 +6,7 @@ import pytest
 from dicecup.hw.i2c import I2C, open_bus
 from dicecup_host.emu import lis3dh
 
-from conftest import load_board
+from hwhelpers import load_board
 
 
 def bus(w):

@@ -8,7 +8,7 @@ from dicecup.hw.errors import DeviceMissing
 from dicecup.hw.i2c import open_bus
 from dicecup_host.emu import rig
 
-from conftest import DEVKITC, EMU_HEAP, load_board, upy_str
+from hwhelpers import DEVKITC, EMU_HEAP, load_board, upy_str
 
 
 def test_missing_accelerometer_by_name(fake_machine):

@@ -6,7 +6,7 @@ import pytest
 
 from dicecup_host import hwsim
 
-from conftest import BOARD_FILES, DEVKITC, EMU_HEAP, load_board, upy_str
+from hwhelpers import BOARD_FILES, DEVKITC, EMU_HEAP, load_board, upy_str
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
 

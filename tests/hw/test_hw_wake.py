@@ -10,7 +10,7 @@ from dicecup.hw.display import Display
 from dicecup.hw.i2c import open_bus
 from dicecup_host.emu import lis3dh, machine, rig
 
-from conftest import BOARD_FILES, DEVKITC, EMU_HEAP, load_board, upy_str
+from hwhelpers import BOARD_FILES, DEVKITC, EMU_HEAP, load_board, upy_str
 
 
 def noise(t, amp=0.01):

@@ -1,7 +1,7 @@
 """The wiring diagrams in hardware/wiring/ are what wiring.py makes of the board files."""
 from dicecup_host import wiring
 
-from conftest import BOARD_FILES
+from hwhelpers import BOARD_FILES
 
 
 def test_committed_svgs_are_current(tmp_path):
