@@ -32,6 +32,7 @@ DRIVER_MODULES = (
     ("adafruit_bus_device", "adafruit-circuitpython-busdevice"),
 )
 SOURCE_FILES = ("main.py", "boot.py")
+DEFAULT_BOARD = "esp32-devkitc"
 
 
 class BundleError(RuntimeError):
@@ -105,9 +106,10 @@ def drivers_mpy_dir():
     return compile_drivers(mpy.ROOT / "build" / "mpy-drivers")
 
 
-def build_bundle(out_dir, board_name, arch=None):
-    """Write the bundle for `board_name` into `out_dir` (emptied first). Returns
-    {path relative to out_dir: size in bytes}."""
+def build_bundle(out_dir, board_name=None, arch=None):
+    """Write the bundle for `board_name` (None: DEFAULT_BOARD) into `out_dir` (emptied
+    first). Returns the folder (a Path); `files(folder)` lists what is in it."""
+    board_name = board_name or DEFAULT_BOARD
     src_board = BOARDS / (board_name + ".json")
     if not src_board.exists():
         raise BundleError("no board file %s (known: %s)" % (src_board.name, ", ".join(boards())))
@@ -132,4 +134,10 @@ def build_bundle(out_dir, board_name, arch=None):
         else:
             _cross(src, dst, str(rel), arch)
     compile_drivers(out / "lib", arch)
-    return {str(p.relative_to(out)): p.stat().st_size for p in sorted(out.rglob("*")) if p.is_file()}
+    return out
+
+
+def files(folder):
+    """{path relative to folder: size in bytes} of a built bundle."""
+    folder = Path(folder)
+    return {str(p.relative_to(folder)): p.stat().st_size for p in sorted(folder.rglob("*")) if p.is_file()}

@@ -50,7 +50,7 @@ def _check(args):
 def _bundle(args):
     from dicecup_host import bundle
     try:
-        files = bundle.build_bundle(args.out, args.board, arch=args.arch)
+        files = bundle.files(bundle.build_bundle(args.out, args.board, arch=args.arch))
     except Exception as e:  # BundleError, BoardError
         print("dicecup hw bundle: %s" % e, file=sys.stderr)
         return 1

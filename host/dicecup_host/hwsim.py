@@ -67,7 +67,7 @@ def selftest(board_name, seconds=5.0, heap=HEAP):
     if not path.exists():
         raise bundle.BundleError("no board file %s (known: %s)" % (path.name, ", ".join(bundle.boards())))
     code = SCRIPT % {"board": str(path), "ms": int(seconds * 1000)}
-    r = mpy.run_code(code, heap=heap, extra_path=[".frozen", emu.build_mpy(), bundle.drivers_mpy_dir()])
+    r = mpy.run_code(code, heap=heap, extra_path=[emu.build_mpy(), bundle.drivers_mpy_dir()])
     out = r.stdout.decode().splitlines()
     if r.returncode or "--screen--" not in out:
         raise RuntimeError("self-test run failed:\n%s\n%s" % ("\n".join(out), r.stderr.decode()))

@@ -7,9 +7,9 @@ from dicecup_host import bundle, emu, mpy
 
 @pytest.fixture(scope="session")
 def hw_path():
-    """MICROPYPATH entries for firmware tests on emulated hardware: the frozen modules
-    (asyncio), the emulation (fake machine first) and the Adafruit drivers as .mpy."""
-    return [".frozen", str(emu.build_mpy()), str(bundle.drivers_mpy_dir())]
+    """MICROPYPATH entries for firmware tests on emulated hardware: the emulation (the
+    fake machine ahead of the built-in one) and the Adafruit drivers as .mpy."""
+    return [str(emu.build_mpy()), str(bundle.drivers_mpy_dir())]
 
 
 @pytest.fixture

@@ -10,7 +10,8 @@ from hwhelpers import BOARD_FILES, EMU_HEAP
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("bundle") / "esp32-devkitc"
-    return out, bundle.build_bundle(out, "esp32-devkitc")
+    assert bundle.build_bundle(out, "esp32-devkitc") == out
+    return out, bundle.files(out)
 
 
 def test_bundle_layout(built):
@@ -40,7 +41,7 @@ w.advance(20)
 print("ok", hw.ok(), hw.found, hw.accel.read())
 """ % (str(out / "board.json"), str(out / "board.json"))
     # the bundle's own files only (no build/mpy), the fake machine in front
-    r = mpy.run_code(code, heap=EMU_HEAP, path=out, extra_path=[".frozen", emu.build_mpy(), out / "lib"])
+    r = mpy.run_code(code, heap=EMU_HEAP, path=out, extra_path=[emu.build_mpy(), out / "lib"])
     text = r.stdout.decode()
     assert r.returncode == 0, text + r.stderr.decode()
     assert "lib/adafruit_ssd1306.mpy" in text and "lib/adafruit_lis3dh.mpy" in text
@@ -49,7 +50,7 @@ print("ok", hw.ok(), hw.found, hw.accel.read())
 
 def test_a_bundle_for_every_board(tmp_path):
     for p in BOARD_FILES:
-        files = bundle.build_bundle(tmp_path / p.stem, p.stem)
+        files = bundle.files(bundle.build_bundle(tmp_path / p.stem, p.stem))
         assert "board.json" in files
 
 
@@ -59,3 +60,10 @@ def test_unknown_board_and_pin_check(tmp_path, monkeypatch):
     monkeypatch.setattr(bundle, "pins", lambda: {"adafruit-circuitpython-lis3dh": "0.0.1"})
     with pytest.raises(bundle.BundleError, match="drivers.txt pins 0.0.1"):
         bundle.driver_sources()
+
+
+def test_default_board_for_dicecup_flash(tmp_path):
+    from dicecup_host import cmd_flash
+    tree = cmd_flash.stage(tmp_path / "t")  # what `dicecup flash` copies, no --board
+    assert (tree / "board.json").read_bytes() == (bundle.BOARDS / "esp32-devkitc.json").read_bytes()
+    assert (tree / "lib" / "adafruit_lis3dh.mpy").exists()
