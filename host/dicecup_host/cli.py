@@ -14,24 +14,73 @@ def cmd_scenario(args):
 
 
 def cmd_sim(args):
-    from . import localgame, narrate
-    names = NAMES[: args.cups]
     options = json.loads(args.options) if args.options else None
-    print("%s, %d bots: %s (seed %d)" % (args.rules, args.cups, ", ".join(names), args.seed))
+    if args.headless:
+        return sim_headless(args, options)
+    return sim_narrated(args, options)
 
-    def show(ev, hands):
-        if hands and ev[0] == "roll" and args.rules != "dixmille":
-            print(narrate.sentence(args.rules, ev, names))
-            for s, h in enumerate(hands):
-                if h:
-                    print("   %-4s cup: %s" % (names[s], narrate.dice_text(sorted(h))))
-            return
-        line = narrate.sentence(args.rules, ev, names)
-        if line:
-            print(line)
 
-    g = localgame.play(args.rules, args.cups, options, seed=args.seed, on_event=show)
-    print("winner: %s" % names[g.winner()])
+def sim_headless(args, options):
+    from . import simrun
+    report = None if args.json else print
+    total = simrun.run_batch(args.cups, args.rules, options, args.games, args.seed, loss=args.loss,
+                             kill_master=args.kill_master, bots=args.bots, game_index=args.game_index,
+                             trace=args.trace, report=report)
+    if args.json:
+        print(json.dumps(total))
+    else:
+        print("%(games)d games: %(finished)d finished, %(consistent)d consistent, %(hidden_leaks)d hidden leaks, "
+              "%(failovers)d failovers, %(frames)d frames, %(dropped)d dropped, %(retransmits)d retransmits, "
+              "largest frame %(max_frame_bytes)d B" % total)
+    good = total["finished"] == total["games"] == total["consistent"] and not total["hidden_leaks"]
+    return 0 if good else 1
+
+
+def sim_narrated(args, options):
+    """One game of simulated cups, told from the first cup's serial log as it happens."""
+    import json as _json
+    from . import narrate
+    from .cluster import Cluster
+    c = Cluster(args.cups, args.rules, options, seed=args.seed, loss=args.loss, bots=args.bots)
+    print("%s: %d cups%s over the simulated radio (%.0f%% loss), seed %d" % (
+        args.rules, args.cups, " + %d bots" % args.bots if args.bots else "", args.loss * 100, args.seed))
+    c.setup()
+    log = c.cups[0].serial
+    shown = 0
+    names = None
+
+    def show():
+        nonlocal shown, names
+        while shown < len(log):
+            rec = _json.loads(log[shown])
+            shown += 1
+            t = c.cups[0].cup.table
+            if names is None and t is not None and t.game is not None:
+                names = [t.name_of(s) for s in range(len(t.seats))]
+                print("table %04x, code %s; seats: %s" % (c.tid, c.code, ", ".join(names)))
+            if names is None:
+                continue
+            if rec.get("op") == "settle":
+                for s, h in enumerate(rec["hands"]):
+                    if h:
+                        print("   %-5s shows %s" % (names[s], " ".join(map(str, sorted(h)))))
+            if rec.get("op") == "master":
+                print("** %s takes over as table master" % names[t.seat_of(rec["master"])] if t.seat_of(rec["master"]) >= 0 else "")
+            for ev in rec.get("events", ()):
+                line = narrate.sentence(args.rules, ev, names)
+                if line and ev[0] not in ("open", "start", "master", "flags", "join", "rules", "seats"):
+                    print("%7.1fs %s" % (rec["t"] / 1000, line))
+    while not c.finished():
+        c.run(200)
+        show()
+        if c.clock.now > 4 * 3600 * 1000:
+            print("the game did not end")
+            return 1
+    show()
+    st = c.medium.stats
+    print("%d frames on air, %d dropped, %d bytes; every cup ends with the same state: %s" % (
+        st["frames"], st["dropped"], st["bytes"],
+        len(set(sc.cup.table.snapshot() for sc in c.cups if sc.on)) == 1))
     return 0
 
 
@@ -45,11 +94,19 @@ def build_parser():
                    help="run the engine inside MicroPython (heap capped at 110 KB)")
     s.set_defaults(func=cmd_scenario)
 
-    s = sub.add_parser("sim", help="a simulated table of bot cups")
+    s = sub.add_parser("sim", help="a table of simulated cups over a simulated radio")
     s.add_argument("--rules", choices=RULES, default="perudo")
-    s.add_argument("--cups", type=int, default=4)
+    s.add_argument("--cups", type=int, default=4, help="cups at the table (2-6)")
+    s.add_argument("--bots", type=int, default=0, help="extra bot seats hosted by the master")
     s.add_argument("--options", help="rule options as JSON, e.g. '{\"palifico\": false}'")
     s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--loss", type=float, default=0.0, help="radio frame loss (0..1)")
+    s.add_argument("--headless", action="store_true", help="batch mode: play and check --games games")
+    s.add_argument("--games", type=int, default=1)
+    s.add_argument("--kill-master", action="store_true", help="power the master off mid-game, then on")
+    s.add_argument("--json", action="store_true", help="print the summary as one JSON object, last")
+    s.add_argument("--game-index", type=int, help="rerun only game i (seed S+i)")
+    s.add_argument("--trace", help="save the radio traffic of --game-index to this file")
     s.set_defaults(func=cmd_sim)
     _plugins(sub)
     return p

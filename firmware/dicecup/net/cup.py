@@ -29,11 +29,11 @@ from .transport import BROADCAST
 
 # timing (ms)
 RETX_MS = 40          # master: resend what a present cup has not acknowledged
-HEART_MS = 200        # master: heartbeat (peers judge it alive by any frame)
+HEART_MS = 150       # master: heartbeat (peers judge it alive by any frame)
 BEACON_MS = 500       # master: beacon for cups looking for a table
-KEEPALIVE_MS = 400    # peer: acknowledgement even with nothing new
-AWAY_MS = 3000        # master: a cup silent this long is away, a bot plays its seat
-FAIL_MS = 1500        # peer: a master silent this long has failed
+KEEPALIVE_MS = 250    # peer: acknowledgement even with nothing new
+AWAY_MS = 4000       # master: a cup silent this long is away, a bot plays its seat
+FAIL_MS = 3000       # peer: a master silent this long has failed
 COMMIT_MS = 2500      # master: wait this long for the round's commitments
 REVEAL_MS = 2500      # master: wait this long for the reveals, then replay the round
 THINK_MS = 250        # autoplay: a bot's "thinking" before it acts
@@ -88,6 +88,7 @@ class Cup:
         self.opened_at = 0
         self.called_at = 0
         self.rolls = {}            # roll id -> dict (dix mille / reroll witness flow)
+        self._witnessed = {}       # roll id -> the nonce we gave as a witness
         # this cup's own seat
         self.root = None           # (round, root) of my dice this round
         self.hand = []
@@ -754,14 +755,19 @@ class Cup:
             # a cup commits to its roll: we witness it with a fresh nonce
             if t.game is None or t.game.name != "dixmille" or t.game.to_act() != seat or t.seats[seat] != f.sender:
                 return
+            if rid != t.version:
+                return  # a late copy of a roll already made
             r = self.rolls.get(rid)
             if r is None or r["seat"] != seat:
                 r = {"seat": seat, "d": d, "w": self.random_bytes(16), "root": None, "at": self.now, "cup": True}
                 self.rolls = {rid: r}
             self.send(src, wire.WITNESS, (rid, r["w"]))
         else:
-            # the master asks us to witness one of its rolls
-            w = self.random_bytes(16)
+            # the master asks us to witness one of its rolls (same nonce if it asks again)
+            w = self._witnessed.get(rid)
+            if w is None:
+                w = self.random_bytes(16)
+                self._witnessed = {rid: w}
             self.send(src, wire.WITNESS, (rid, w))
 
     def _on_witness(self, src, f):
@@ -831,6 +837,21 @@ class Cup:
         g = t.game
         if now - self.last_keepalive >= KEEPALIVE_MS:
             self._ack()
+        # a roll committed before the table moved on (a failover): commit it again
+        # under the new version with the same root, so the new master can witness it
+        for rid, r in list(self.rolls.items()):
+            if rid != t.version and not self.is_master():
+                g_ = t.game
+                seat_ = t.seat_of(self.me)
+                self.rolls = {}
+                self.sent = None
+                if g_ is not None and g_.name == "dixmille" and g_.to_act() == seat_ and g_.phase in (0, 2) \
+                        and fair.seat_digest(r["root"], 0, g_.left) == r["d"]:
+                    r["w"] = None
+                    self.rolls = {t.version: r}
+                    body = (t.version, r["seat"], r["d"])
+                    self.sent = (wire.ROLLC, body, t.version, now)
+                    self.send(self.master_addr(), wire.ROLLC, body)
         # inputs in flight: resend until their effect shows
         if self.sent is not None and now - self.sent[3] >= RETX_MS * 2:
             ftype, body, base, _ = self.sent

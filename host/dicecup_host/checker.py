@@ -1,0 +1,162 @@
+"""Checks that read only what was recorded: a cup's serial log, the radio traffic.
+
+`recheck(lines)` rebuilds the game from one cup's serial log alone: every op is applied
+to a fresh replica (the engine refuses anything the rules forbid, the settle op checks
+every revealed root against its commitment) and the state fingerprint the cup logged
+after each op must match. `hidden_leaks(trace, logs)` finds frames or log lines that
+carried a hidden die before its reveal: it learns the dice from the roots published at
+settlement, then looks back for any of their secrets (or a hand) earlier on.
+"""
+import json
+import re
+
+from dicecup.net import fair, wire
+from dicecup.net import table as tbl
+from dicecup.net.table import OpError, Table
+
+
+class LogError(Exception):
+    pass
+
+
+def recheck(lines):
+    """Replay one cup's serial log. Returns the final Table; LogError on the first line
+    that does not re-check (with the line number)."""
+    t = None
+    for n, line in enumerate(lines, 1):
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            raise LogError("line %d is not JSON" % n)
+        if "snap" in rec:
+            try:
+                t = Table.from_snapshot(bytes.fromhex(rec["snap"]))
+            except OpError as e:
+                raise LogError("line %d: bad snapshot: %s" % (n, e))
+        elif "hex" in rec:
+            if t is None:
+                t = Table()
+            if rec["v"] != t.version + 1:
+                raise LogError("line %d: version %d after %d" % (n, rec["v"], t.version))
+            try:
+                t.apply(bytes.fromhex(rec["hex"]))
+            except OpError as e:
+                raise LogError("line %d: op refused on re-check: %s" % (n, e))
+        else:
+            continue
+        if "state" in rec and t.digest_of().hex() != rec["state"]:
+            raise LogError("line %d: state differs from what the cup logged" % n)
+    if t is None:
+        raise LogError("no ops in the log")
+    return t
+
+
+def _ops_on_air(trace):
+    """(time, version, op) of every UPDATE put on air, first sending only, in order."""
+    seen = {}
+    for rec in trace:
+        if rec[0] != "tx":
+            continue
+        try:
+            f = wire.decode(rec[7])
+        except wire.FrameError:
+            continue
+        if f.type == wire.UPDATE:
+            term, v, op = f.body
+            key = (term, v, op)
+            if key not in seen:
+                seen[key] = rec[1]
+    return sorted((t, v, op) for (term, v, op), t in seen.items())
+
+
+def secrets_of_game(trace):
+    """Every hidden secret of the game and the moment it stopped being hidden:
+    [(secret bytes, reveal time, what)]. Learned from the settle ops on air (the
+    roots) replayed over a replica built from the ops on air."""
+    out = []
+    t = None
+    call_time = None
+    for when, v, op in _ops_on_air(trace):
+        if t is None:
+            t = Table()
+        if v != t.version + 1:
+            continue  # a resend or another master's duplicate
+        before_gens = list(t.gens) if t.gens else []
+        try:
+            name, events, info = t.apply(op)
+        except OpError:
+            continue
+        if name == "act" and t.game is not None and t.game.phase == 2:
+            call_time = when
+        if name == "act" and "secrets" in info:
+            seat = info["seat"]
+            for s in info["secrets"]:
+                out.append((s, when, "set-aside die of seat %d" % seat))
+        if name == "settle":
+            roots = info["roots"]
+            for seat in range(len(roots)):
+                root = roots[seat]
+                if root == tbl.NO_ROOT:
+                    continue
+                reveal = call_time if call_time is not None else when
+                out.append((root, reveal, "root of seat %d" % seat))
+                for gen in range(0, 8):
+                    for i in range(5):
+                        out.append((fair.secret(root, gen, i), reveal, "die %d/%d of seat %d" % (gen, i, seat)))
+            call_time = None
+    return out
+
+
+HAND_KEYS = ("hand", "dice_faces", "secret", "root")
+HEX_RUN = re.compile(r"[0-9a-f]{24,}")
+
+
+def _index(secrets):
+    """12-byte prefix -> [(secret, reveal time, what)], for a sliding-window scan."""
+    idx = {}
+    for item in secrets:
+        idx.setdefault(item[0][:12], []).append(item)
+    return idx
+
+
+def _first_hit(data, idx, when):
+    """The first secret found in `data` (bytes) that was still hidden at `when`."""
+    for i in range(len(data) - 11):
+        hits = idx.get(data[i:i + 12])
+        if hits:
+            for s, reveal, what in hits:
+                if when < reveal and data[i:i + len(s)] == s:
+                    return what, reveal
+    return None
+
+
+def hidden_leaks(trace, logs):
+    """Frames and serial-log lines that carried a hidden die before its reveal.
+    `logs`: {cup name: [lines]}. Returns a list of findings (strings)."""
+    found = []
+    idx = _index(secrets_of_game(trace))
+    for rec in trace:
+        if rec[0] != "tx":
+            continue
+        hit = _first_hit(rec[7], idx, rec[1])
+        if hit:
+            found.append("frame at %d ms from %s carries the %s before its reveal at %d ms"
+                         % (rec[1], rec[3].hex(), hit[0], hit[1]))
+    for cup, lines in logs.items():
+        for line in lines:
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            t = rec.get("t", 0)
+            for key in HAND_KEYS:
+                if key in rec:
+                    found.append("log of %s at %d ms shows %r" % (cup, t, key))
+            for run in HEX_RUN.findall(line):  # any hex in the line, whatever the field
+                hit = _first_hit(bytes.fromhex(run[:len(run) // 2 * 2]), idx, t)
+                if hit is None and len(run) > 24:
+                    hit = _first_hit(bytes.fromhex(run[1:1 + (len(run) - 1) // 2 * 2]), idx, t)
+                if hit:
+                    found.append("log of %s at %d ms carries the %s before its reveal" % (cup, t, hit[0]))
+                    break
+    return found
