@@ -5,7 +5,7 @@ on the table and the dice count. It bids what it expects to be true and challeng
 what it expects to be false. The Dix mille bot keeps the best dice and banks by a
 simple risk rule. Small on purpose: it runs on the cup.
 """
-from .engine.actions import BANK, CHALLENGE, EXACT, roll, unpack
+from .engine.actions import BANK, CHALLENGE, EXACT, reroll as _reroll, roll, unpack
 
 
 def _expected(game, seat, hand, q, f):
@@ -58,6 +58,18 @@ def bluffing(game, seat, hand, rng, boldness=0.6):
     if CHALLENGE in acts:
         return CHALLENGE
     return acts[0]
+
+
+def reroll(game, seat, hand, rng):
+    """Bluff's extension, right after the bot's own bid: half the time, set aside the
+    dice that count for it (one stays under the cup) and reroll the rest."""
+    if game.name != "bluff" or game._may_reroll(seat) is not None or len(hand) < 2:
+        return None
+    counted = game.counted(game.bid & 7)
+    aside = [d for d in hand if d in counted][:len(hand) - 1]
+    if not aside or rng.randrange(2):
+        return None
+    return _reroll(aside)
 
 
 def dixmille(game, seat, rng):

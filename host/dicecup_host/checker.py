@@ -69,11 +69,47 @@ def _ops_on_air(trace):
     return sorted((t, v, op) for (term, v, op), t in seen.items())
 
 
+def _reroll_frames(trace):
+    """Set-aside secrets as they first went on air in a cup's reroll ACTION frame:
+    {secret: time}. A reroll is how a bettor reveals those dice, so that is their reveal."""
+    out = {}
+    for rec in trace:
+        if rec[0] != "tx":
+            continue
+        try:
+            f = wire.decode(rec[7])
+        except wire.FrameError:
+            continue
+        if f.type != wire.ACTION:
+            continue
+        extra = f.body[3]
+        if f.body[1] >> 16 == 3:
+            base = 0       # a reroll: new digest, k, (index, secret) x k, commitments
+        elif len(extra) >= 4 and extra[0] == 0 and extra[1] == 3:
+            base = 4       # a bid carrying the reroll made right after it
+        else:
+            continue
+        k = extra[base + 12] if len(extra) > base + 12 else 0
+        for j in range(k):
+            at = base + 13 + 13 * j + 1
+            sec = extra[at:at + 12]
+            if sec not in out:
+                out[sec] = rec[1]
+    return out
+
+
 def secrets_of_game(trace):
     """Every hidden secret of the game and the moment it stopped being hidden:
     [(secret bytes, reveal time, what)]. Learned from the settle ops on air (the
-    roots) replayed over a replica built from the ops on air."""
-    out = []
+    roots) replayed over a replica built from the ops on air; a secret's reveal is
+    the call that ended its round, or for a set-aside die the reroll that showed it."""
+    best = {}
+
+    def note(sec, when, what):
+        if sec not in best or when < best[sec][0]:
+            best[sec] = (when, what)
+
+    early = _reroll_frames(trace)
     t = None
     call_time = None
     for when, v, op in _ops_on_air(trace):
@@ -81,7 +117,6 @@ def secrets_of_game(trace):
             t = Table()
         if v != t.version + 1:
             continue  # a resend or another master's duplicate
-        before_gens = list(t.gens) if t.gens else []
         try:
             name, events, info = t.apply(op)
         except OpError:
@@ -89,22 +124,21 @@ def secrets_of_game(trace):
         if name == "act" and t.game is not None and t.game.phase == 2:
             call_time = when
         if name == "act" and "secrets" in info:
-            seat = info["seat"]
-            for s in info["secrets"]:
-                out.append((s, when, "set-aside die of seat %d" % seat))
+            for sec in info["secrets"]:
+                note(sec, min(when, early.get(sec, when)), "set-aside die of seat %d" % info["seat"])
         if name == "settle":
             roots = info["roots"]
+            reveal = call_time if call_time is not None else when
             for seat in range(len(roots)):
                 root = roots[seat]
                 if root == tbl.NO_ROOT:
                     continue
-                reveal = call_time if call_time is not None else when
-                out.append((root, reveal, "root of seat %d" % seat))
+                note(root, reveal, "root of seat %d" % seat)
                 for gen in range(0, 8):
                     for i in range(5):
-                        out.append((fair.secret(root, gen, i), reveal, "die %d/%d of seat %d" % (gen, i, seat)))
+                        note(fair.secret(root, gen, i), reveal, "die %d/%d of seat %d" % (gen, i, seat))
             call_time = None
-    return out
+    return [(sec, w, what) for sec, (w, what) in best.items()]
 
 
 HAND_KEYS = ("hand", "dice_faces", "secret", "root")

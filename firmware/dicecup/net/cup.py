@@ -20,8 +20,8 @@ member in member order; it takes the table over from the latest state any cup ho
 """
 import struct
 
-from ..engine import IllegalAction
-from ..engine.actions import BANK, ROLL_ANY, kind, to_json
+from ..engine import IllegalAction, loads
+from ..engine.actions import faces_of, kind, to_json
 from ..jsonw import Obj, dumps
 from . import fair, table, wire
 from .table import AWAY, BOT, DONE, LEFT, LOBBY, NO_DIGEST, NO_ROOT, PLAYING, Table, OpError
@@ -89,6 +89,7 @@ class Cup:
         self.called_at = 0
         self.rolls = {}            # roll id -> dict (dix mille / reroll witness flow)
         self._witnessed = {}       # roll id -> the nonce we gave as a witness
+        self._reroll_checked = -1  # version at which the autoplay last thought of a reroll
         # this cup's own seat
         self.root = None           # (round, root) of my dice this round
         self.hand = []
@@ -229,19 +230,20 @@ class Cup:
         elif self.table is not None:
             self.send(self.master_addr(), wire.LEAVE, (self.me,))
 
-    def act(self, action):
-        """The player's action (from the buttons or the autoplay bot)."""
+    def act(self, action, then=None):
+        """The player's action (from the buttons or the autoplay bot). `then`: a Bluff
+        reroll to make right after this bid, sent in the same frame so that no other
+        player can act in between."""
         t = self.table
         seat = t.seat_of(self.me)
         if kind(action) == "roll" and t.game.name == "dixmille":
             return self._start_roll(seat)
         if self.is_master():
-            try:
-                self._commit(table.op_act(seat, action, self._reroll_extra(seat, action)))
-            except OpError as e:
-                self._log([("v", t.version), ("reject", "master"), ("reason", str(e))])
+            self.act_for(seat, action)
             return
         extra = self._reroll_extra(seat, action) if kind(action) == "reroll" else b""
+        if then is not None:
+            extra = struct.pack(">I", then) + self._reroll_extra(seat, then)
         body = (seat, action, t.version, extra)
         self.sent = (wire.ACTION, body, t.version, self.now)
         self.send(self.master_addr(), wire.ACTION, body)
@@ -492,8 +494,16 @@ class Cup:
                 self.counts["races"] += 1
             self.send(src, wire.REJECT, (base, b"stale"))
             return
+        if self.rolls:
+            return  # a reroll of the last bet waits for its witness: it came first
+        then = None
+        if kind(action) == "bid" and len(extra) >= 4:  # a bid with the reroll right after it
+            then = struct.unpack(">I", extra[:4])[0]
+            extra, rextra = b"", extra[4:]
         try:
             self._commit(table.op_act(seat, action, self._with_witness(action, extra)))
+            if then is not None:
+                self._commit(table.op_act(seat, then, self._with_witness(then, rextra)))
         except OpError as e:
             code = str(e).split(": ")[-1]
             self.counts["rejects"] += 1
@@ -599,6 +609,9 @@ class Cup:
         if g.name == "dixmille":
             self._drive_dixmille()
             return
+        if self.rolls:
+            self._drive_rolls()  # a reroll of ours waits for its witness nonce
+            return
         if g.phase == 0:
             if t.mc == NO_DIGEST:
                 self._open_round()
@@ -616,10 +629,19 @@ class Cup:
                 self._commit(table.op_restart(RESTART_COMMIT))
             return
         if g.phase == 1:
+            b = g.bidder
+            if b >= 0 and self._reroll_checked != t.version and not self.rolls and \
+                    (t.bot_plays(b) or t.seats[b] == self.me and self.autoplay) and b in self.held:
+                self._reroll_checked = t.version
+                from .. import bots
+                a = bots.reroll(g, b, self._hand_of(b), self.rng or _BytesRng(self.random_bytes))
+                if a is not None:
+                    self.act_for(b, a)
+                    return
             seat = g.to_act()
             if t.bot_plays(seat) or t.seats[seat] == self.me and self.autoplay:
                 if self.bot_due is None:
-                    self.bot_due = now + THINK_MS
+                    self.bot_due = now + _think(g)
                 elif now >= self.bot_due:
                     self.bot_due = None
                     self._bot_act(seat)
@@ -670,10 +692,7 @@ class Cup:
         action = bots.act(g, seat, hand, rng)
         if action is None:
             return
-        try:
-            self._commit(table.op_act(seat, action, self._reroll_extra(seat, action)))
-        except OpError as e:
-            self._log([("v", t.version), ("error", "bot"), ("reason", str(e))])
+        self.act_for(seat, action)
 
     def _hand_of(self, seat):
         """Dice the master can see for a seat it holds (its own, bots'), else []."""
@@ -684,16 +703,63 @@ class Cup:
         n = t.game.hidden(seat)
         return fair.faces(root, t.gens[seat], n, t.dice_seed(seat))
 
+    def _my_root(self, seat):
+        if self.is_master():
+            return self.held.get(seat)
+        return self.root[1] if self.root else None
+
     def _reroll_extra(self, seat, action):
-        """Bluff reroll extras for an action of ours (empty for any other action)."""
+        """Bluff reroll extras for an action of ours (b"" for any other action): which
+        hidden dice are set aside, with their secrets (they are now face up), the
+        commitments of every hidden die (so all can check those secrets against the
+        seat's digest) and the digest of the fresh dice under the cup. The witness
+        nonce that seeds the fresh dice is put in front by the master."""
         if kind(action) != "reroll":
             return b""
-        raise OpError("rerolls over the radio are not supported yet")
+        t = self.table
+        g = t.game
+        root = self._my_root(seat)
+        if root is None:
+            raise OpError("no dice of ours to reroll")
+        gen = t.gens[seat]
+        n = g.hidden(seat)
+        secrets = [fair.secret(root, gen, i) for i in range(n)]
+        seed = t.dice_seed(seat)
+        faces = [fair.face(x, seed) for x in secrets]
+        aside = []
+        for f in faces_of(action):
+            for i in range(n):
+                if faces[i] == f and i not in aside:
+                    aside.append(i)
+                    break
+            else:
+                raise OpError("not-your-dice")
+        new = fair.seat_digest(root, gen + 1, n - len(aside))
+        return (new + bytes((len(aside),)) + b"".join(bytes((i,)) + secrets[i] for i in aside)
+                + b"".join(fair.commit(x) for x in secrets))
 
     def _with_witness(self, action, extra):
-        return extra
+        """Master: a cup's reroll gets our fresh nonce as its witness."""
+        if kind(action) != "reroll":
+            return extra
+        return self.random_bytes(16) + extra
 
     # ----- dix mille rolls ---------------------------------------------------------------
+    def act_for(self, seat, action):
+        """Master: an action for a seat it holds (its own, a bot's); a reroll waits
+        for a witness cup's nonce first."""
+        t = self.table
+        try:
+            extra = self._reroll_extra(seat, action)
+            if extra:
+                self.rolls = {t.version: {"seat": seat, "d": extra[:12], "w": None, "root": None,
+                                          "at": self.now, "reroll": (action, extra)}}
+                self._drive_rolls()
+            else:
+                self._commit(table.op_act(seat, action))
+        except OpError as e:
+            self._log([("v", t.version), ("error", "master"), ("reason", str(e))])
+
     def _drive_dixmille(self):
         t = self.table
         g = t.game
@@ -743,7 +809,14 @@ class Cup:
                 else:
                     continue
             self.rolls = {}
-            self._commit(table.op_roll(r["seat"], r["d"], r["w"], r["root"]))
+            if "reroll" in r:
+                action, extra = r["reroll"]
+                try:
+                    self._commit(table.op_act(r["seat"], action, r["w"] + extra))
+                except OpError as e:
+                    self._log([("v", self.table.version), ("error", "reroll"), ("reason", str(e))])
+            else:
+                self._commit(table.op_roll(r["seat"], r["d"], r["w"], r["root"]))
             return
 
     def _on_rollc(self, src, f):
@@ -819,6 +892,11 @@ class Cup:
                 self.reveals = {}
         if name == "act" and g is not None and g.phase == 2:
             self.called_at = self.now
+        if name == "act" and "w" in info and self.me is not None and info["seat"] == t.seat_of(self.me):
+            root = self._my_root(info["seat"])  # my reroll went through: my new dice
+            if root is not None:
+                s_ = info["seat"]
+                self.hand = fair.faces(root, t.gens[s_], g.hidden(s_), t.dice_seed(s_))
         if name in ("act", "roll", "settle", "restart"):
             self.sent = None
             self.rolls = {} if name == "roll" else self.rolls
@@ -879,7 +957,7 @@ class Cup:
             mine = g.to_act() == seat
             if mine and (g.name == "dixmille" or g.phase == 1) and not self.rolls:
                 if self.bot_due is None:
-                    self.bot_due = now + THINK_MS
+                    self.bot_due = now + _think(g)
                 elif now >= self.bot_due:
                     self.bot_due = None
                     self._autoplay(seat)
@@ -893,6 +971,12 @@ class Cup:
             action = bots.dixmille(g, seat, rng)
         else:
             action = bots.bluffing(g, seat, self.hand, rng)
+            if action is not None and kind(action) == "bid" and g.name == "bluff" and g.opts & 2:
+                after = loads(g.dumps())  # would it set dice aside after this bid?
+                after.apply(seat, action)
+                rr = bots.reroll(after, seat, self.hand, rng)
+                if rr is not None:
+                    return self.act(action, then=rr)
         if action is not None:
             self.act(action)
 
@@ -973,6 +1057,12 @@ class Cup:
 
     def round_commit_digest(self):
         return None
+
+
+def _think(g):
+    """Autoplay thinking time; longer when the last bettor may still reroll (Bluff's
+    extension allows it only until the next player acts, and a person takes a while)."""
+    return THINK_MS * 3 if g.name == "bluff" and g.opts & 2 else THINK_MS
 
 
 class _BytesRng:

@@ -365,7 +365,7 @@ class Table:
         reason, pos = _u8(op, 1)
         if g is None:
             raise OpError("no game")
-        ev = g.restart_round() if g.name != "dixmille" else []
+        ev = g.restart_round() if g.name != "dixmille" and g.phase in (1, 2) else []
         self._clear_round()
         return ev, {"reason": reason}
 
