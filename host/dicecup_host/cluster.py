@@ -42,7 +42,8 @@ class SimCup:
         self.boots += 1
         seed = self.cluster.seed * 1009 + self.i * 7919 + self.boots * 104729
         stream = random.Random(seed)
-        self.cup = Cup(self.addr, self.store, stream.randbytes, NAMES[self.i], log=self.serial.append,
+        cls = self.cluster.cup_classes.get(self.i, Cup)
+        self.cup = cls(self.addr, self.store, stream.randbytes, NAMES[self.i], log=self.serial.append,
                        autoplay=True, rng=random.Random(seed + 1))
         self.cup.now = self.cluster.clock.now
         self.on = True
@@ -82,8 +83,9 @@ class SimCup:
 
 class Cluster:
     def __init__(self, cups, rules="perudo", options=None, seed=1, loss=0.0, dup=0.0, reorder=0.0,
-                 latency_ms=5, jitter_ms=None, bots=0):
+                 latency_ms=5, jitter_ms=None, bots=0, cup_classes=None):
         self.seed = seed
+        self.cup_classes = cup_classes or {}   # cup index -> Cup subclass (tests: cheats, leaks)
         self.rules = rules
         self.options = options or {}
         self.clock = Clock()

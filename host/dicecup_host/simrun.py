@@ -10,20 +10,24 @@ from . import checker
 from .cluster import Cluster
 
 GAME_LIMIT_MS = 4 * 3600 * 1000
-KILL_WINDOW_MS = (1500, 30000)
 REVIVE_MS = (2000, 5000)
 
 
 def play_one(cups, rules, options, seed, loss=0.0, dup=0.0, reorder=0.0, kill_master=False, bots=0,
-             latency_ms=5):
+             latency_ms=5, cup_classes=None):
     """Play game `seed`; returns (cluster, facts dict)."""
     c = Cluster(cups, rules, options, seed=seed, loss=loss, dup=dup, reorder=reorder, bots=bots,
-                latency_ms=latency_ms)
+                latency_ms=latency_ms, cup_classes=cup_classes)
     c.setup()
     failovers = 0
     if kill_master:
+        # the same game without the kill is the same game up to the kill: learn its
+        # length from it, so the master dies at a random moment while play is on
+        dry, _ = play_one(cups, rules, options, seed, loss, dup, reorder, False, bots, latency_ms, cup_classes)
+        start = c.clock.now
+        length = max(dry.clock.now - start, 2000)
         r = random.Random(seed ^ 0x5EED)
-        kill_at = c.clock.now + r.randrange(*KILL_WINDOW_MS)
+        kill_at = start + length * (5 + r.randrange(85)) // 100
         down_for = r.randrange(*REVIVE_MS)
         c.run(kill_at - c.clock.now, c.finished)
         if not c.finished():

@@ -70,7 +70,6 @@ class Cup:
         self.errors = {}           # frame rejections by code
         self.counts = {"races": 0, "retransmits": 0, "rejects": 0, "resyncs": 0}
         self.dead = False
-        self._boot()
         # master's books
         self.acks = {}             # member -> version acknowledged
         self.seen = {}             # member -> last time heard
@@ -97,6 +96,7 @@ class Cup:
         self.bot_due = None        # time the autoplay bot acts
         self.reject = None
         self.snap = {}             # incoming snapshot parts
+        self._boot()
 
     # ----- persistence -----------------------------------------------------------
     def _boot(self):
@@ -274,11 +274,16 @@ class Cup:
         if h is not None:
             if f.sender != wire.NOBODY:
                 self.seen[f.sender] = now
-            h(self, src, f)
+            try:
+                h(self, src, f)
+            except (OpError, IllegalAction, ValueError, IndexError, KeyError, TypeError) as e:
+                # a frame that authenticated but makes no sense here: drop it, keep going
+                self.errors["refused"] = self.errors.get("refused", 0) + 1
+                self._log([("error", "frame"), ("type", f.name()), ("reason", repr(e)[:80])])
 
     def _on_beacon(self, src, f):
         rules, members, flags, name = f.body
-        self.heard[f.table] = (src, name.decode(), rules, members, flags, self.now)
+        self.heard[f.table] = (src, table.text(name), rules, members, flags, self.now)
         if self.table is not None and f.table == self.tid and self.me is not None:
             pass  # our own table's beacon: the heartbeat logic covers liveness
 
@@ -294,7 +299,7 @@ class Cup:
         if t.phase != LOBBY or len(t.members) >= 6:
             return
         mid = len(t.members)
-        self._commit(table.op_join(mid, src, name.decode()))
+        self._commit(table.op_join(mid, src, table.text(name)))
         self._welcome(src, mid, nonce)
 
     def _welcome(self, src, mid, nonce):
@@ -361,6 +366,7 @@ class Cup:
         self.counts["resyncs"] += 1
         self.last_master = self.now
         self._log([("v", t.version), ("snap", _hex(data)), ("state", _hex(t.digest_of()))])
+        self._refresh_hand()
         self._after_change()
         self._ack()
 
@@ -513,7 +519,7 @@ class Cup:
         base, code = f.body
         if self.sent is not None and self.sent[2] == base:
             self.sent = None
-            self.reject = code.decode()
+            self.reject = table.text(code)
             self._log([("v", self.table.version), ("reject", self.reject)])
             if code == b"stale":
                 self._schedule_bot()
@@ -952,7 +958,7 @@ class Cup:
             if g.phase == 2 and self.root is not None and self.root[0] == g.round & 0xFFFF:
                 if now - getattr(self, "_last_reveal", -1000) >= RETX_MS * 2:
                     self._last_reveal = now
-                    self.send(self.master_addr(), wire.REVEAL, (g.round & 0xFFFF, seat, self.root[1]))
+                    self.send(self.master_addr(), wire.REVEAL, (g.round & 0xFFFF, seat, self.reveal_root()))
         if self.autoplay and seat >= 0 and not t.bot_plays(seat) and self.sent is None:
             mine = g.to_act() == seat
             if mine and (g.name == "dixmille" or g.phase == 1) and not self.rolls:
@@ -962,6 +968,23 @@ class Cup:
                     self.bot_due = None
                     self._autoplay(seat)
         self._check_master()
+
+    def _refresh_hand(self):
+        """My dice, recomputed from my round secret (after a reboot or a resync)."""
+        t = self.table
+        g = t.game
+        self.hand = []
+        if g is None or g.name == "dixmille" or g.phase not in (1, 2) or self.me is None:
+            return
+        seat = t.seat_of(self.me)
+        root = self._my_root(seat)
+        if seat >= 0 and root is not None and t.holders[seat] == self.me and self.root and \
+                self.root[0] == g.round & 0xFFFF:
+            self.hand = fair.faces(root, t.gens[seat], g.hidden(seat), t.dice_seed(seat))
+
+    def reveal_root(self):
+        """The root this cup publishes at the reveal (its round secret, from flash)."""
+        return self.root[1]
 
     def _autoplay(self, seat):
         from .. import bots

@@ -43,6 +43,11 @@ NO_ROOT = bytes(16)
 NAME_LEN = 8
 
 
+def text(raw):
+    """A player's name from the radio: printable ASCII only, at most 8 characters."""
+    return "".join(chr(b) if 32 <= b < 127 else "?" for b in raw[:NAME_LEN])
+
+
 class OpError(ValueError):
     """An op this replica cannot apply (corrupt, out of order, fails a check)."""
 
@@ -152,9 +157,9 @@ class Table:
         name, pos = _bytes(op, pos, n)
         if mid != len(self.members) or mid >= 6 or self.phase != LOBBY:
             raise OpError("join out of order")
-        self.members.append(Member(addr, name.decode(), flags))
+        self.members.append(Member(addr, text(name), flags))
         self.seats.append(mid)
-        return [("join", mid)], {"member": mid, "name": name.decode(), "bot": bool(flags & BOT)}
+        return [("join", mid)], {"member": mid, "name": text(name), "bot": bool(flags & BOT)}
 
     def _flags(self, op):
         mid, pos = _u8(op, 1)
@@ -453,7 +458,7 @@ class Table:
             flags, pos = _u8(data, pos)
             ln, pos = _u8(data, pos)
             name, pos = _bytes(data, pos, ln)
-            self.members.append(Member(addr, name.decode(), flags))
+            self.members.append(Member(addr, text(name), flags))
         ns, pos = _u8(data, pos)
         seats, pos = _bytes(data, pos, ns)
         self.seats = list(seats)
