@@ -163,6 +163,8 @@ def main(argv=None):
     out = {}
     engine_section(out, quick)
     micropython_section(out, quick)
+    from . import bench_net
+    bench_net.net_section(out, quick)
     path = mpy.ROOT / "build" / "bench.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=1))

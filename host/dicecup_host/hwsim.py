@@ -11,7 +11,7 @@ import binascii
 
 from dicecup_host import bundle, emu, mpy
 
-HEAP = "140K"  # the ESP32's 110 KB plus what the emulation itself takes (see tests/hw)
+HEAP = "150K"  # the ESP32's 110 KB plus what the emulation itself takes (see tests/hw)
 
 SCRIPT = r"""
 import math, rig, world, lis3dh
