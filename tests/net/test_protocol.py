@@ -278,3 +278,67 @@ def test_sim_command_json_summary():
                 "max_frame_bytes", "hidden_leaks"):
         assert key in out
     assert out["games"] == out["finished"] == out["consistent"] == 2 and out["hidden_leaks"] == 0
+
+
+def test_the_master_reorders_seats_and_picks_rules_in_the_lobby():
+    c = Cluster(3, "liars", seed=2)
+    host = c.cups[0].cup
+    host.create(c.tid, c.code, "liars", 0)
+    c.cups[0].flush()
+    for sc in c.cups[1:]:
+        assert c.run(3000, lambda: c.tid in sc.cup.heard)
+        assert [t[0] for t in sc.cup.tables()] == [c.tid]
+        sc.cup.join(c.tid, c.code)
+        sc.flush()
+        assert c.run(3000, lambda: sc.cup.table is not None)
+    host.set_seats([2, 0, 1])
+    host.set_rules("menteur")
+    c.cups[0].flush()
+    assert c.run(2000, lambda: all(sc.cup.table.seats == [2, 0, 1] and sc.cup.table.rules == "menteur"
+                                   for sc in c.cups))
+    host.start()
+    c.cups[0].flush()
+    assert c.run(3_600_000, c.finished)
+    assert c.cups[1].cup.table.name_of(0) == "cy"
+
+
+def test_a_wrong_code_does_not_get_in():
+    c = Cluster(2, "liars", seed=3)
+    host = c.cups[0].cup
+    host.create(c.tid, "1111", "liars", 0)
+    c.cups[0].flush()
+    guest = c.cups[1].cup
+    assert c.run(3000, lambda: c.tid in guest.heard)
+    guest.join(c.tid, "2222")
+    c.cups[1].flush()
+    c.run(3000)
+    assert guest.table is None and len(host.table.members) == 1
+    assert host.errors.get("bad-tag", 0) >= 1
+
+
+def test_a_small_radio_caps_the_lobby():
+    c = Cluster(3, "liars", seed=4)
+    c.cups[0].cup.max_cups = 2
+    host = c.cups[0].cup
+    host.create(c.tid, c.code, "liars", 0)
+    c.cups[0].flush()
+    for sc in c.cups[1:]:
+        assert c.run(3000, lambda: c.tid in sc.cup.heard)
+        sc.cup.join(c.tid, c.code)
+        sc.flush()
+    c.run(3000)
+    assert len(host.table.members) == 2 and c.cups[2].cup.table is None
+    assert c.cups[2].cup.tables()[0][3] == 2  # the beacon says how many are in
+
+
+def test_a_reveal_that_never_comes_replays_the_round():
+    c = Cluster(3, "perudo", seed=10)
+    c.setup()
+    peer = c.cups[2]
+    # a round is on: the peer dies for good right after a call, before it can reveal
+    assert c.run(60000, lambda: c.cups[0].cup.table.game.phase == 2)
+    peer.power_off()
+    assert c.run(10000, lambda: any('"op":"restart"' in l for l in c.cups[0].serial))
+    rec = [json.loads(l) for l in c.cups[0].serial if '"op":"restart"' in l][0]
+    assert rec["reason"] == 1  # replayed for a missing reveal
+    assert c.run(3_600_000, c.finished)

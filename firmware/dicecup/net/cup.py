@@ -46,12 +46,13 @@ RESTART_COMMIT = 3
 
 
 class Cup:
-    def __init__(self, addr, store, random_bytes, name="cup", log=None, autoplay=False, rng=None):
+    def __init__(self, addr, store, random_bytes, name="cup", log=print, autoplay=False, rng=None, max_cups=6):
         self.addr = addr
         self.store = store
         self.random_bytes = random_bytes
         self.name = name
-        self.log = log or (lambda line: None)
+        self.log = log or (lambda line: None)  # default: one JSON line per event on serial
+        self.max_cups = max_cups   # what the radio allows (BLE: 5), bots included
         self.autoplay = autoplay   # a bot plays this cup's own seat (simulation, demo)
         self.rng = rng             # for the autoplay bot's choices
         self.out = []
@@ -207,8 +208,8 @@ class Cup:
 
     def add_bot(self, name):
         t = self.table
-        if not self.is_master() or t.phase != LOBBY or len(t.members) >= 6:
-            raise ValueError("bots join in the lobby, up to six seats")
+        if not self.is_master() or t.phase != LOBBY or len(t.members) >= min(6, self.max_cups):
+            raise ValueError("bots join in the lobby, up to %d seats" % min(6, self.max_cups))
         self._commit(table.op_join(len(t.members), bytes(6), name, BOT))
 
     def set_rules(self, rules, opts=0):
@@ -296,8 +297,8 @@ class Cup:
             if t.members[i].addr == src:
                 self._welcome(src, i, nonce)
                 return
-        if t.phase != LOBBY or len(t.members) >= 6:
-            return
+        if t.phase != LOBBY or len(t.members) >= min(6, self.max_cups):
+            return  # a full table (the lobby says so in the beacon) or a game under way
         mid = len(t.members)
         self._commit(table.op_join(mid, src, table.text(name)))
         self._welcome(src, mid, nonce)
@@ -575,7 +576,7 @@ class Cup:
             self.send(BROADCAST, wire.HEART, (t.term, t.version, self.me))
             self.last_heart = now
         if now - self.last_beacon >= BEACON_MS and (t.phase == LOBBY or self.tid is not None):
-            flags = (1 if t.phase == PLAYING else 0) | (2 if len(t.members) >= 6 else 0)
+            flags = (1 if t.phase == PLAYING else 0) | (2 if len(t.members) >= min(6, self.max_cups) else 0)
             self.out.append((BROADCAST, wire.encode(wire.BEACON, self.tid, self.me, self._next_seq(), t.version,
                                                     (_rules_code(t.rules), len(t.members), flags,
                                                      self.name.encode()[:8]))))
