@@ -285,6 +285,9 @@ def cmd_record(args):
     except RecordError as e:
         print("shake-record: %s" % e, file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("shake-record: stopped before the cup sent anything", file=sys.stderr)
+        return 130
     finally:
         ser.close()
     print("%d samples at %d Hz (%s)" % (len(samples), rate, stop), file=sys.stderr)
