@@ -582,7 +582,7 @@ class Cup:
                                                      self.name.encode()[:8]))))
             self.last_beacon = now
         # who is silent, who is behind
-        behind = None
+        behind = []
         for mid in self._present_peers():
             last = self.seen.get(mid)
             if last is None:
@@ -592,11 +592,18 @@ class Cup:
                 self._commit(table.op_flags(mid, t.members[mid].flags | AWAY))
                 return
             v = self.acks.get(mid, 0)
-            if v < t.version and (behind is None or v < behind):
-                behind = v
-        if behind is not None and now - self.last_retx >= RETX_MS:
+            if v < t.version:
+                behind.append(v)
+        if behind and now - self.last_retx >= RETX_MS:
+            # resend what each lagging cup needs next (its next three ops), lowest first;
+            # a cup past our history gets a snapshot when it says hello or asks
+            want = []
+            for a in sorted(set(behind)):
+                for v in range(a + 1, min(a + 3, t.version) + 1):
+                    if v not in want:
+                        want.append(v)
             for v, op in self.history:
-                if v > behind and v <= behind + 4:
+                if v in want[:6]:
                     self.send(BROADCAST, wire.UPDATE, (t.term, v, op))
                     self.counts["retransmits"] += 1
             self.last_retx = now
