@@ -51,9 +51,9 @@ def recheck(lines):
     return t
 
 
-def _ops_on_air(trace):
-    """(time, version, op) of every UPDATE put on air, first sending only, in order."""
-    seen = {}
+def _sent(trace, ftype):
+    """(time, decoded frame) of every frame of `ftype` put on air (unparsable ones skipped:
+    the checker reads frames, it never trusts them)."""
     for rec in trace:
         if rec[0] != "tx":
             continue
@@ -61,11 +61,17 @@ def _ops_on_air(trace):
             f = wire.decode(rec[7])
         except wire.FrameError:
             continue
-        if f.type == wire.UPDATE:
-            term, v, op = f.body
-            key = (term, v, op)
-            if key not in seen:
-                seen[key] = rec[1]
+        if f.type == ftype:
+            yield rec[1], f
+
+
+def _ops_on_air(trace):
+    """(time, version, op) of every UPDATE put on air, first sending only, in order."""
+    seen = {}
+    for when, f in _sent(trace, wire.UPDATE):
+        term, v, op = f.body
+        if (term, v, op) not in seen:
+            seen[(term, v, op)] = when
     return sorted((t, v, op) for (term, v, op), t in seen.items())
 
 
@@ -73,15 +79,7 @@ def _reroll_frames(trace):
     """Set-aside secrets as they first went on air in a cup's reroll ACTION frame:
     {secret: time}. A reroll is how a bettor reveals those dice, so that is their reveal."""
     out = {}
-    for rec in trace:
-        if rec[0] != "tx":
-            continue
-        try:
-            f = wire.decode(rec[7])
-        except wire.FrameError:
-            continue
-        if f.type != wire.ACTION:
-            continue
+    for when, f in _sent(trace, wire.ACTION):
         extra = f.body[3]
         if f.body[1] >> 16 == 3:
             base = 0       # a reroll: new digest, k, (index, secret) x k, commitments
@@ -94,7 +92,7 @@ def _reroll_frames(trace):
             at = base + 13 + 13 * j + 1
             sec = extra[at:at + 12]
             if sec not in out:
-                out[sec] = rec[1]
+                out[sec] = when
     return out
 
 
