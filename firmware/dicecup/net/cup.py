@@ -80,6 +80,10 @@ class Cup:
         self.last_master = 0       # peer: last time the master was heard
         self.last_keepalive = 0
         self.suspects = []         # peer: masters given up on, in order
+        self._waited_for = None    # peer: the member expected to take over
+        self._last_commit = -RETX_MS * 2   # peer: when our COMMIT / REVEAL last went out
+        self._last_reveal = -RETX_MS * 2
+        self._master_hint = None   # joining: the master's address, from its beacon
         self.takeover = None       # new master: (since, best version seen, from whom)
         self.m = None              # master's round contribution
         self.commits = {}          # seat -> digest (round being opened)
@@ -368,7 +372,6 @@ class Cup:
         self.last_master = self.now
         self._log([("v", t.version), ("snap", _hex(data)), ("state", _hex(t.digest_of()))])
         self._refresh_hand()
-        self._after_change()
         self._ack()
 
     def _on_update(self, src, f):
@@ -403,7 +406,6 @@ class Cup:
             changed = True
         if changed:
             self._ack()
-            self._after_change()
 
     def _apply(self, op):
         t = self.table
@@ -467,16 +469,10 @@ class Cup:
                 self._become_peer()
             else:
                 return
-        if term >= t.term:
+        if term >= t.term:  # the master, or a new one whose master op is on its way
             self.last_master = self.now
-            if master != t.master and term > t.term:
-                self._expect_master = master
             if ver > t.version:
                 self.send(src, wire.NEED, (t.version + 1,))
-        if f.sender < len(t.members) and t.members[f.sender].addr == src and master == f.sender:
-            if t.master != master and term > t.term:
-                pass  # the op_master update will follow; meanwhile answer this master
-            self._heart_from = src
         if self.now - self.last_keepalive >= KEEPALIVE_MS:
             self.send(src, wire.ACK, (t.version,))
             self.last_keepalive = self.now
@@ -491,8 +487,6 @@ class Cup:
             self.send(src, wire.REJECT, (base, b"not-your-seat"))
             return
         if base != t.version:
-            if t.history_has(seat, action) if hasattr(t, "history_has") else False:
-                return
             # a later frame of an action already applied, or a call that lost the race
             for v, op in self.history:
                 if v > base and op == table.op_act(seat, action, extra):
@@ -523,7 +517,7 @@ class Cup:
             self.reject = table.text(code)
             self._log([("v", self.table.version), ("reject", self.reject)])
             if code == b"stale":
-                self._schedule_bot()
+                self.bot_due = None  # think again on the newer state
 
     def _on_commit(self, src, f):
         rno, seat, d = f.body
@@ -563,7 +557,6 @@ class Cup:
         self.send(BROADCAST, wire.UPDATE, (t.term, t.version, op))
         self.last_retx = self.now
         self._on_op(name, info)
-        self._after_change()
 
     def _present_peers(self):
         t = self.table
@@ -916,12 +909,6 @@ class Cup:
             self.rolls = {} if name == "roll" else self.rolls
         self.bot_due = None
 
-    def _after_change(self):
-        self._schedule_bot()
-
-    def _schedule_bot(self):
-        self.bot_due = None
-
     # ----- the peer's side ----------------------------------------------------------------
     def _peer_tick(self):
         t = self.table
@@ -959,12 +946,12 @@ class Cup:
         seat = t.seat_of(self.me)
         if g.name != "dixmille" and seat >= 0 and t.holders and t.holders[seat] == self.me:
             if g.phase == 0 and t.mc != NO_DIGEST and self.root is not None and self.root[0] == g.round & 0xFFFF:
-                if now - getattr(self, "_last_commit", -1000) >= RETX_MS * 2:
+                if now - self._last_commit >= RETX_MS * 2:
                     self._last_commit = now
                     d = fair.seat_digest(self.root[1], 0, g.dice[seat])
                     self.send(self.master_addr(), wire.COMMIT, (g.round & 0xFFFF, seat, d))
             if g.phase == 2 and self.root is not None and self.root[0] == g.round & 0xFFFF:
-                if now - getattr(self, "_last_reveal", -1000) >= RETX_MS * 2:
+                if now - self._last_reveal >= RETX_MS * 2:
                     self._last_reveal = now
                     self.send(self.master_addr(), wire.REVEAL, (g.round & 0xFFFF, seat, self.reveal_root()))
         if self.autoplay and seat >= 0 and not t.bot_plays(seat) and self.sent is None:
@@ -1025,8 +1012,10 @@ class Cup:
             return
         if cands[0] == self.me:
             self._take_over()
+        elif self._waited_for == cands[0]:
+            self.suspects.append(cands[0])  # it had its chance to take over: the next in line
+            self._waited_for = None
         else:
-            self.suspects.append(cands[0]) if getattr(self, "_waited_for", None) == cands[0] else None
             self._waited_for = cands[0]
 
     def _take_over(self):
@@ -1072,7 +1061,7 @@ class Cup:
             if self.me is not None and self.key is not None and now - self.last_keepalive >= 300:
                 # rebooted member, or joined and waiting for the state: say hello
                 self.last_keepalive = now
-                dest = getattr(self, "_master_hint", None) or BROADCAST
+                dest = self._master_hint or BROADCAST
                 self.send(dest, wire.HELLO, (0,))
             elif self.joining is not None and now - self.joining[4] >= 300:
                 tid, code, nonce, maddr, _ = self.joining
@@ -1085,9 +1074,6 @@ class Cup:
             self._master_tick()
         else:
             self._peer_tick()
-
-    def round_commit_digest(self):
-        return None
 
 
 def _think(g):
