@@ -22,6 +22,11 @@ def cmd_sim(args):
 
 def sim_headless(args, options):
     from . import simrun
+    if args.trace and args.game_index is None:
+        if args.games != 1:
+            print("dicecup sim: --trace saves one game: give --game-index I", file=sys.stderr)
+            return 2
+        args.game_index = 0
     report = None if args.json else print
     total = simrun.run_batch(args.cups, args.rules, options, args.games, args.seed, loss=args.loss,
                              kill_master=args.kill_master, bots=args.bots, game_index=args.game_index,

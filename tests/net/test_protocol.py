@@ -342,3 +342,16 @@ def test_a_reveal_that_never_comes_replays_the_round():
     rec = [json.loads(l) for l in c.cups[0].serial if '"op":"restart"' in l][0]
     assert rec["reason"] == 1  # replayed for a missing reveal
     assert c.run(3_600_000, c.finished)
+
+
+def test_one_game_rerun_with_its_radio_traffic_saved(tmp_path):
+    from dicecup.net.sim import load_trace
+    path = tmp_path / "game3.trace"
+    res = subprocess.run([sys.executable, "-m", "dicecup_host.cli", "sim", "--headless", "--cups", "2",
+                          "--rules", "perudo", "--games", "5", "--seed", "10", "--game-index", "3",
+                          "--trace", str(path), "--json"], capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout.strip().splitlines()[-1])["games"] == 1
+    trace = load_trace(str(path))
+    assert trace and not checker.hidden_leaks(trace, {})
+    assert any(r[0] == "tx" and wire.decode(r[7]).type == wire.UPDATE for r in trace)
