@@ -86,9 +86,10 @@ def _basename(path):
 
 
 def detect_chip():
-    """The chip MicroPython runs on ("esp32", "esp32s3", "esp32c3"), None off-device."""
+    """The chip MicroPython or CircuitPython runs on ("esp32", "esp32s3", "esp32c3"),
+    None off-device. CircuitPython may spell it "ESP32-S3"."""
     import sys
-    m = getattr(sys.implementation, "_machine", "")
+    m = getattr(sys.implementation, "_machine", "").replace("-", "")
     if "ESP32S3" in m:
         return "esp32s3"
     if "ESP32C3" in m:

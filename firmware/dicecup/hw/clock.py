@@ -1,23 +1,30 @@
-"""Millisecond ticks and sleeps on MicroPython, with the same names under CPython.
+"""Millisecond ticks and sleeps on MicroPython, with the same names on CircuitPython
+(supervisor.ticks_ms, see dicecup.hw.cp) and under CPython.
 
-MicroPython's `time.ticks_ms()` wraps around; always compare with `ticks_diff`.
+`ticks_ms()` wraps around (MicroPython: at 2**30, CircuitPython: at 2**29); always
+compare with `ticks_diff`.
 """
 try:
     from time import ticks_ms, ticks_diff, ticks_add, sleep_ms
-except ImportError:  # CPython
-    import time as _time
+except ImportError:
+    from dicecup.hw import circuitpython as _circuitpython
 
-    def ticks_ms():
-        return int(_time.monotonic() * 1000)
+    if _circuitpython():
+        from dicecup.hw.cp import ticks_ms, ticks_diff, ticks_add, sleep_ms
+    else:  # CPython
+        import time as _time
 
-    def ticks_diff(a, b):
-        return a - b
+        def ticks_ms():
+            return int(_time.monotonic() * 1000)
 
-    def ticks_add(a, b):
-        return a + b
+        def ticks_diff(a, b):
+            return a - b
 
-    def sleep_ms(ms):
-        _time.sleep(ms / 1000)
+        def ticks_add(a, b):
+            return a + b
+
+        def sleep_ms(ms):
+            _time.sleep(ms / 1000)
 
 
 def asleep_ms(ms):

@@ -2,9 +2,10 @@
 
 The driver is a framebuffer: draw with `fb.fill/pixel/line/rect/fill_rect/text`, then
 `show()` pushes all 1024 bytes in one I2C write. On MicroPython the drawing is the
-built-in `framebuf` (8x8 font: 16 characters x 8 lines); under CPython it is
-`adafruit_framebuf`, whose text needs a `font5x8.bin` file in the working folder: when
-that is missing, text is skipped (the host renders screens through MicroPython).
+built-in `framebuf` (8x8 font: 16 characters x 8 lines); on CircuitPython (which
+has no framebuf) and under CPython it is `adafruit_framebuf`, whose text needs a
+`font5x8.bin` file in the working folder (5x8 font, 6 pixels a character): when that
+is missing, text is skipped (the host renders screens through MicroPython).
 """
 from micropython import const
 
@@ -30,7 +31,7 @@ class Display:
         self._text_ok = True
         self.on = True
         try:
-            import framebuf  # noqa: F401  (MicroPython's, font built in)
+            from framebuf import FrameBuffer  # noqa: F401  (MicroPython's, font built in)
         except ImportError:  # adafruit_framebuf: text needs its font file
             try:
                 open("font5x8.bin").close()

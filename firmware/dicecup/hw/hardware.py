@@ -5,8 +5,12 @@ a `HardwareError` in `hw.errors`, printed on the serial console and, when the di
 answers, shown on it. With a broken board file the pins are unknown, so the display is
 looked for where the file's i2c/display entries (if readable) or the chip's usual I2C
 pins say (see board.guess_i2c).
+
+On CircuitPython (dicecup.hw.circuitpython()) the bus is busio.I2C (dicecup.hw.cp)
+and the buttons go through keypad (dicecup.hw.cpbuttons); the rest is the same code.
 """
 from dicecup.hw import board as _board
+from dicecup.hw import circuitpython
 from dicecup.hw.errors import HardwareError
 
 
@@ -45,7 +49,7 @@ def open(path=_board.PATH, chip=None, clock=None, out=print):
     b = hw.board
     try:
         hw.i2c = _i2c.open_bus(b)
-        hw.found = hw.i2c.scan()
+        hw.found = _i2c.scan(hw.i2c)
     except Exception as e:
         hw.errors.append(_wrap(e, "I2C bus on SDA=%d SCL=%d" % (b.sda, b.scl)))
         report(hw, out)
@@ -61,7 +65,10 @@ def open(path=_board.PATH, chip=None, clock=None, out=print):
     except Exception as e:
         hw.errors.append(_wrap(e, "accelerometer"))
     try:
-        from dicecup.hw.buttons import Buttons
+        if circuitpython():
+            from dicecup.hw.cpbuttons import Buttons  # keypad.Keys
+        else:
+            from dicecup.hw.buttons import Buttons
         hw.buttons = Buttons(b, clock=clock)
     except Exception as e:
         hw.errors.append(_wrap(e, "buttons"))

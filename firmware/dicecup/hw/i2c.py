@@ -71,8 +71,24 @@ class I2C:
 
 
 def open_bus(board):
-    """The board's hardware I2C bus, wrapped. Imports `machine` only when called."""
+    """The board's hardware I2C bus, wrapped. Imports `machine` only when called.
+    On CircuitPython: its own busio.I2C (dicecup.hw.cp), no adapter."""
+    from dicecup.hw import circuitpython
+    if circuitpython():
+        from dicecup.hw.cp import open_bus as cp_open
+        return cp_open(board)
     import machine
     bus = machine.I2C(board.i2c_id, scl=machine.Pin(board.scl), sda=machine.Pin(board.sda),
                       freq=board.freq)
     return I2C(bus, board.sda, board.scl)
+
+
+def scan(bus):
+    """Addresses that answer on `bus` (this adapter or a busio.I2C, which only scans
+    while locked)."""
+    while not bus.try_lock():
+        pass
+    try:
+        return bus.scan()
+    finally:
+        bus.unlock()

@@ -9,8 +9,12 @@ How the cup wakes depends on the board:
 * "poll": no INT1 line, or a chip without EXT0 (ESP32-C3) -- short light sleeps of
   `poll_ms`, and after each a look at INT1_SRC over I2C (the interrupt is latched in
   the LIS3DH, so no motion is missed; the CPU wakes 4 times a second for ~1 ms).
+On CircuitPython every function here hands over to `dicecup.hw.cppower` (wifi/_bleio
+off, alarm.pin.PinAlarm on INT1 with alarm.light_sleep_until_alarms, analogio).
 """
 from micropython import const
+
+from dicecup.hw import circuitpython
 
 _POLL_MS = const(250)
 
@@ -18,6 +22,9 @@ _POLL_MS = const(250)
 def radio_off():
     """Turn Wi-Fi (station and access point) and BLE off. Returns the names of what
     was on. Safe where there is no radio (the host)."""
+    if circuitpython():
+        from dicecup.hw import cppower
+        return cppower.radio_off()
     was = []
     try:
         import network
@@ -40,7 +47,11 @@ def radio_off():
 
 
 def wake_method(board):
-    """"ext0" or "poll" for this board (see the module doc)."""
+    """"ext0" or "poll" for this board (see the module doc); "pinalarm" or "poll" on
+    CircuitPython (dicecup.hw.cppower)."""
+    if circuitpython():
+        from dicecup.hw import cppower
+        return cppower.wake_method(board)
     if board.int1 is None or board.chip == "esp32c3" or not board.rtc_pin(board.int1):
         return "poll"
     return "ext0"
@@ -74,6 +85,9 @@ def sleep_until_motion(accel, board, display=None, max_ms=None, threshold_g=0.15
                        poll_ms=_POLL_MS):
     """Light-sleep until the cup moves or `max_ms` passes (None: no limit).
     Returns "motion" or "timeout"."""
+    if circuitpython():
+        from dicecup.hw import cppower
+        return cppower.sleep_until_motion(accel, board, display, max_ms, threshold_g, poll_ms)
     import machine
     radio_off()
     if display is not None:
@@ -106,6 +120,9 @@ def battery_volts(board):
     """The battery's voltage through the board's divider, or None if not wired."""
     if board.battery_pin is None:
         return None
+    if circuitpython():
+        from dicecup.hw import cppower
+        return cppower.battery_volts(board)
     import machine
     adc = machine.ADC(machine.Pin(board.battery_pin))
     try:
