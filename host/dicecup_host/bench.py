@@ -150,6 +150,12 @@ def micropython_section(out, quick=False):
         print("  %-8s 6 seats: heap after import %6d B, peak above it %6d B, largest state %3d B" % (
             r, figs["base"], figs["peak"], figs["state"]))
     out["heap"] = rows
+    stack = mpy.run([str(UPY / "stackheap.py")], heap="256K")
+    figs = {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", stack.stdout.decode())}
+    if figs:
+        print("  protocol stack as .mpy: imports %d B, one master cup with 5 bots %d B "
+              "(frozen into the firmware on an ESP32 without PSRAM: firmware/manifest.py)" % (figs["import"], figs["cup"]))
+        out["protocol_heap"] = figs
     low = smallest_heap("perudo", 6, 1)
     print("  smallest heap a 6-player perudo game completes in: %d KB" % low)
     out["perudo6_min_heap_kb"] = low
