@@ -727,6 +727,8 @@ acc.set_function(f)
 print("rest", power.sleep_until_motion(hw.accel, b, hw.display, max_ms=1000))
 print("moved", power.sleep_until_motion(hw.accel, b, hw.display, max_ms=9000))
 print("sleeps", w.sleeps)
+from dicecup.hw import record
+print("recorded", record.record(hw.accel, 0.1))  # shake-record's loop on CircuitPython's time
 print("modules", sorted(m for m in sys.modules if m.startswith("dicecup.hw.cp")))
 """
 
@@ -745,5 +747,6 @@ def test_whole_circuitpython_path_in_micropython(upy):
     assert abs(ms1 - 1000) <= 2 and slept1 >= 995 and kind1 == "time" and not radio1
     assert abs(ms2 - 9000) <= 2 and 900 <= slept2 <= 1300 and kind2 == "pin"  # moved at 4 s
     assert "modules ['dicecup.hw.cp', 'dicecup.hw.cpbuttons', 'dicecup.hw.cppower']" in out
+    assert "# dicecup-record start" in out and "# dicecup-record stop samples=" in out
     heap = int(out.split("HEAP")[1].split()[0])
     print("\nCircuitPython path in MicroPython: bring-up + self-test heap %d B" % heap)

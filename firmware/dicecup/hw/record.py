@@ -28,11 +28,12 @@ _ADAFRUIT_RANGE = {0: 2, 1: 4, 2: 8, 3: 16}
 
 try:
     from time import ticks_us, ticks_diff, ticks_add, sleep_us
-except ImportError:           # CPython: the same names
+except ImportError:           # CPython and CircuitPython: the same names
     import time as _time
+    _ns = getattr(_time, "perf_counter_ns", None) or _time.monotonic_ns  # CircuitPython: this
 
     def ticks_us():
-        return _time.perf_counter_ns() // 1000
+        return _ns() // 1000
 
     def ticks_diff(a, b):
         return a - b
