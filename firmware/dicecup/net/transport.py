@@ -61,12 +61,18 @@ POLL_MS = const(5)  # how often a polling `wait` looks at the receive buffer
 if hasattr(time, "ticks_ms"):
     ticks_ms = time.ticks_ms
     ticks_diff = time.ticks_diff
-else:  # CPython: a monotonic millisecond counter with the same helpers
-    def ticks_ms():
-        return int(time.monotonic() * 1000)
+else:
+    try:  # CircuitPython: supervisor.ticks_ms keeps ms precision (it wraps at 2**29)
+        from supervisor import ticks_ms
 
-    def ticks_diff(a, b):
-        return a - b
+        def ticks_diff(a, b):
+            return ((a - b + (1 << 28)) & ((1 << 29) - 1)) - (1 << 28)
+    except ImportError:  # CPython: a monotonic millisecond counter with the same helpers
+        def ticks_ms():
+            return int(time.monotonic() * 1000)
+
+        def ticks_diff(a, b):
+            return a - b
 
 
 async def sleep_ms(ms):
