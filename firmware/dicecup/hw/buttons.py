@@ -61,17 +61,7 @@ class Buttons:
 
     def __init__(self, board, clock=None, debounce_ms=20, long_ms=700, pin_factory=None):
         import machine
-        self.names = board.button_names()
-        self.debounce_ms = debounce_ms
-        self.long_ms = long_ms
-        self._clock = clock or ticks_ms
-        self._q = bytearray(2 * _QLEN)
-        self._head = 0
-        self._count = 0
-        self.dropped = 0
-        self.on_event = None  # optional callback(kind, mask), called from poll()
-        self._event = None
-        self._flag = None
+        self._setup(board, clock or ticks_ms, debounce_ms, long_ms)
         try:
             import asyncio
             if hasattr(asyncio, "ThreadSafeFlag"):
@@ -87,6 +77,20 @@ class Buttons:
             b = _Button(pin, spec.active, i, self._clock, self._flag)
             pin.irq(b.irq, P.IRQ_FALLING | P.IRQ_RISING)
             self.buttons.append(b)
+
+    def _setup(self, board, clock, debounce_ms, long_ms):
+        """What every platform's buttons share: names, timings, the event ring."""
+        self.names = board.button_names()
+        self.debounce_ms = debounce_ms
+        self.long_ms = long_ms
+        self._clock = clock
+        self._q = bytearray(2 * _QLEN)
+        self._head = 0
+        self._count = 0
+        self.dropped = 0
+        self.on_event = None  # optional callback(kind, mask), called from poll()
+        self._event = None
+        self._flag = None
 
     # -- the state machine --
     def poll(self, now=None):

@@ -34,7 +34,6 @@ from dicecup.hw.buttons import Buttons as _Base, LONG
 from dicecup.hw.cp import pin, ticks_ms, ticks_add, ticks_diff
 
 _SCAN_MS = const(5)
-_QLEN = const(16)  # our queue, as dicecup.hw.buttons
 _KEYPAD_EVENTS = const(32)
 
 
@@ -84,17 +83,7 @@ class Buttons(_Base):
 
     def __init__(self, board, clock=None, debounce_ms=20, long_ms=700, scan_ms=_SCAN_MS):
         import keypad
-        self.names = board.button_names()
-        self.debounce_ms = debounce_ms
-        self.long_ms = long_ms
-        self._clock = clock or ticks_ms
-        self._q = bytearray(2 * _QLEN)
-        self._head = 0
-        self._count = 0
-        self.dropped = 0
-        self.on_event = None
-        self._event = None
-        self._flag = None  # no interrupt to wait on: run() polls
+        self._setup(board, clock or ticks_ms, debounce_ms, long_ms)  # _flag stays None: run() polls
         self._ev = keypad.Event()
         self._scan_ms = scan_ms
         specs = board.buttons
