@@ -15,11 +15,9 @@ CircuitPython), with CircuitPython's modules:
 * battery: `analogio.AnalogIn` (0..65535 over `reference_voltage`) through the divider.
 While USB is connected CircuitPython keeps the connection up and may not really sleep.
 """
-from micropython import const
 
 from dicecup.hw.cp import pin
 
-_POLL_MS = const(250)
 
 
 def radio_off():
@@ -69,34 +67,20 @@ def _nap(ms):
         alarm.light_sleep_until_alarms(t)
 
 
-def sleep_until_motion(accel, board, display=None, max_ms=None, threshold_g=0.15,
-                       poll_ms=_POLL_MS):
-    """Light-sleep until the cup moves or `max_ms` passes (None: no limit).
-    Returns "motion" or "timeout"."""
+def sleep_for_motion(accel, board, max_ms, poll_ms):
+    """The sleep itself (power.sleep_until_motion does the rest): True if the cup moved."""
     import alarm
-    radio_off()
-    if display is not None:
-        display.power(False)
-    accel.arm_wake(threshold_g)
-    moved = False
     limit = None if max_ms is None else _timer(max_ms)
-    if board.int1 is not None and (max_ms is None or limit is not None):
-        wake = alarm.pin.PinAlarm(pin(board.int1), value=True)
-        if limit is None:
-            alarm.light_sleep_until_alarms(wake)
-        else:
-            alarm.light_sleep_until_alarms(wake, limit)
-        moved = bool(accel.wake_source() & 0x40)
-    else:  # no INT1 line (or no TimeAlarm to bound the sleep): short naps
-        slept = 0
-        while not moved and (max_ms is None or slept < max_ms):
-            _nap(poll_ms)
-            slept += poll_ms
-            moved = bool(accel.wake_source() & 0x40)
-    accel.disarm_wake()
-    if display is not None:
-        display.power(True)
-    return "motion" if moved else "timeout"
+    if board.int1 is None or (max_ms is not None and limit is None):
+        # no INT1 line (or no TimeAlarm to bound the sleep): short naps
+        from dicecup.hw.power import naps_until_motion
+        return naps_until_motion(accel, _nap, max_ms, poll_ms)
+    wake = alarm.pin.PinAlarm(pin(board.int1), value=True)
+    if limit is None:
+        alarm.light_sleep_until_alarms(wake)
+    else:
+        alarm.light_sleep_until_alarms(wake, limit)
+    return bool(accel.wake_source() & 0x40)
 
 
 def battery_volts(board):

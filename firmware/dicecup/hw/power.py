@@ -84,36 +84,48 @@ def _disarm_ext0():
 def sleep_until_motion(accel, board, display=None, max_ms=None, threshold_g=0.15,
                        poll_ms=_POLL_MS):
     """Light-sleep until the cup moves or `max_ms` passes (None: no limit).
-    Returns "motion" or "timeout"."""
-    if circuitpython():
-        from dicecup.hw import cppower
-        return cppower.sleep_until_motion(accel, board, display, max_ms, threshold_g, poll_ms)
-    import machine
+    Returns "motion" or "timeout". The frame (radio and screen off, the LIS3DH armed,
+    everything back on) is the same everywhere; how to sleep is the platform's."""
     radio_off()
     if display is not None:
         display.power(False)
     accel.arm_wake(threshold_g)
-    method = wake_method(board)
-    if method == "ext0" and not _arm_ext0(board.int1):
-        method = "poll"
-    moved = False
-    if method == "ext0":
-        if max_ms is None:
-            machine.lightsleep()
-        else:
-            machine.lightsleep(max_ms)
-        moved = bool(accel.wake_source() & 0x40)
-        _disarm_ext0()
+    if circuitpython():
+        from dicecup.hw import cppower
+        moved = cppower.sleep_for_motion(accel, board, max_ms, poll_ms)
     else:
-        slept = 0
-        while not moved and (max_ms is None or slept < max_ms):
-            machine.lightsleep(poll_ms)
-            slept += poll_ms
-            moved = bool(accel.wake_source() & 0x40)
+        moved = _sleep_for_motion(accel, board, max_ms, poll_ms)
     accel.disarm_wake()
     if display is not None:
         display.power(True)
     return "motion" if moved else "timeout"
+
+
+def naps_until_motion(accel, nap, max_ms, poll_ms):
+    """No INT1 line to wake on: short naps, a look at INT1_SRC between. True if moved."""
+    slept = 0
+    while max_ms is None or slept < max_ms:
+        nap(poll_ms)
+        slept += poll_ms
+        if accel.wake_source() & 0x40:
+            return True
+    return False
+
+
+def _sleep_for_motion(accel, board, max_ms, poll_ms):
+    import machine
+    method = wake_method(board)
+    if method == "ext0" and not _arm_ext0(board.int1):
+        method = "poll"
+    if method != "ext0":
+        return naps_until_motion(accel, machine.lightsleep, max_ms, poll_ms)
+    if max_ms is None:
+        machine.lightsleep()
+    else:
+        machine.lightsleep(max_ms)
+    moved = bool(accel.wake_source() & 0x40)
+    _disarm_ext0()
+    return moved
 
 
 def battery_volts(board):
