@@ -38,14 +38,19 @@ def round_playouts(rules):
     def run(n):
         for _ in range(n):
             g = new_game(rules, 2, opener=rr(2))
-            hands = [[rr(6) + 1 for _ in range(5)], [rr(6) + 1 for _ in range(5)]]
-            g.start_round()
-            while g.phase == 1:
-                s = g.to_act()
-                acts = g.legal(s)
-                g.apply(s, acts[rr(len(acts))])
-            g.settle(hands)
+            random_round(g, [[rr(6) + 1 for _ in range(5)], [rr(6) + 1 for _ in range(5)]], rr)
     return run
+
+
+def random_round(g, hands, rr):
+    """One round through the cups' own legal/apply: a uniformly random legal action at
+    each decision until the call, then the settlement with `hands`."""
+    g.start_round()
+    while g.phase == 1:
+        s = g.to_act()
+        acts = g.legal(s)
+        g.apply(s, acts[rr(len(acts))])
+    g.settle(hands)
 
 
 def openspiel_playouts():
@@ -80,13 +85,7 @@ def full_games(rules, seats):
         for _ in range(n):
             g = new_game(rules, seats, rng=rng)
             while g.winner() is None:
-                hands = [[rr(6) + 1 for _ in range(g.hidden(s))] for s in range(g.n)]
-                g.start_round()
-                while g.phase == 1:
-                    s = g.to_act()
-                    acts = g.legal(s)
-                    g.apply(s, acts[rr(len(acts))])
-                g.settle(hands)
+                random_round(g, [[rr(6) + 1 for _ in range(g.hidden(s))] for s in range(g.n)], rr)
     return run
 
 
