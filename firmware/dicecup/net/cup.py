@@ -289,8 +289,6 @@ class Cup:
     def _on_beacon(self, src, f):
         rules, members, flags, name = f.body
         self.heard[f.table] = (src, table.text(name), rules, members, flags, self.now)
-        if self.table is not None and f.table == self.tid and self.me is not None:
-            pass  # our own table's beacon: the heartbeat logic covers liveness
 
     def _on_join(self, src, f):
         if not self.is_master():
@@ -680,15 +678,9 @@ class Cup:
                 root = self.random_bytes(16)
                 self.held[s] = root
                 digests.append(fair.seat_digest(root, 0, g.dice[s]))
-        self._persist_held(g.round)
+        # the master's secrets stay in RAM: if it dies, the round is replayed anyway
         self.opened_at = self.now
         self._commit(table.op_round(g.round, fair.master_commit(self.m), holders, digests))
-
-    def _persist_held(self, rno):
-        data = bytearray((rno >> 8 & 0xFF, rno & 0xFF))
-        for s, root in self.held.items():
-            data += bytes((s,)) + root
-        self.store.put("held", data)
 
     def _bot_act(self, seat):
         from .. import bots

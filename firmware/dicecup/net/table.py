@@ -121,9 +121,6 @@ class Table:
     def name_of(self, seat):
         return self.member_of(seat).name
 
-    def needs_dice(self):
-        return self.game is not None and self.game.name != "dixmille"
-
     def digest_of(self):
         """Short fingerprint of the whole replica (cups compare it after every op)."""
         return fair._h(b"table", self.snapshot())[:8]
