@@ -1,0 +1,25 @@
+# Frozen manifest of the 32-bit unix MicroPython that stands in for an ESP32 without
+# PSRAM (host/dicecup_host/fw32.py builds it: `make fw32`). Not a cup's manifest (that
+# is manifest.py, for ports/esp32); this one freezes what a simulated cup runs:
+#   * asyncio, as every MicroPython port has it frozen;
+#   * the cup's modules: the whole `dicecup` package (engine, net with the sim
+#     transport net/sim.py, hw, bots, scenario, jsonw) and the top-level `digitalio`
+#     the Adafruit drivers import. Not main.py (the entry point, run as a file) nor the
+#     manifests;
+#   * the emulated chips and fakes of host/dicecup_host/emu/ (world, bus, lis3dh,
+#     ssd1306, machine, esp32, network, rig), frozen as `dicecup_host.emu.<name>`, a
+#     namespace package: emu/__init__.py is CPython-only (subprocess, pathlib), so it is
+#     left out and nothing else of dicecup_host is frozen. Inside the binary
+#     `from dicecup_host.emu import machine` gives the fake; a run that wants it as
+#     `machine` sets sys.modules["machine"] (the unix port's own has no I2C or Pin).
+#
+# A manifest is Python run by micropython/tools/manifestfile.py with its own folder as
+# the working directory (it defines no __file__): relative base paths are resolved
+# from firmware/, `$(MPY_DIR)` is the MicroPython source tree.
+include("$(MPY_DIR)/extmod/asyncio")
+
+package("dicecup", base_path=".")
+module("digitalio.py", base_path=".")
+
+EMU = ("world", "bus", "lis3dh", "ssd1306", "machine", "esp32", "network", "rig")
+package("dicecup_host/emu", files=[name + ".py" for name in EMU], base_path="../host")
