@@ -8,7 +8,7 @@ RULES ?= perudo
 CUPS ?= 4
 SEED ?= 1
 
-.PHONY: install test test-fast sim bench mpy flash clean
+.PHONY: install test test-fast sim bench mpy fw32 flash clean
 
 $(STAMP): pyproject.toml drivers.txt
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ bench: $(VENV)/.bench
 
 mpy: install
 	$(BIN)/python -c "from dicecup_host import mpy; print(mpy.build())"
+
+# The 32-bit unix MicroPython with the firmware frozen in (needs gcc-multilib): build/fw32/
+fw32: install
+	$(BIN)/python -c "from dicecup_host import fw32; print(fw32.build())"
 
 flash: install
 	$(BIN)/dicecup flash --port $(PORT) $(if $(BOARD),--board $(BOARD)) $(if $(FIRMWARE),--firmware $(FIRMWARE) --chip $(or $(CHIP),esp32))
