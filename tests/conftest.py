@@ -17,3 +17,24 @@ def upy(mpy_dir):
     def run(code, heap=mpy.ESP32_HEAP, extra_path=(), timeout=120):
         return mpy.run_code(code, heap=heap, path=mpy_dir, extra_path=extra_path, timeout=timeout)
     return run
+
+
+@pytest.fixture(scope="session")
+def fw32():
+    """The 32-bit MicroPython with the firmware frozen in (host/dicecup_host/fw32.py),
+    built once per session: `.run(args, heap=, input=, timeout=)`, `.run_code(code, ...)`,
+    `.mem_info(stdout)`, `.mem_after(code, ...)`, `.binary`. Skips when it cannot be
+    built here (no source, no `gcc -m32`, no make), saying why; fails instead when
+    DICECUP_REQUIRE_FW32 is set (CI)."""
+    import os
+    import types
+
+    from dicecup_host import fw32 as fw
+    try:
+        binary = fw.build()
+    except fw.Fw32Unavailable as e:
+        if os.environ.get("DICECUP_REQUIRE_FW32", "") not in ("", "0"):
+            pytest.fail("fw32 required (DICECUP_REQUIRE_FW32) but unavailable: %s" % e)
+        pytest.skip("32-bit MicroPython unavailable: %s" % e)
+    return types.SimpleNamespace(binary=binary, run=fw.run, run_code=fw.run_code,
+                                 mem_info=fw.mem_info, mem_after=fw.mem_after)
