@@ -66,7 +66,7 @@ def loads(data):
     n = data[2] & 7
     if not 1 <= n <= 6:
         raise BadState("seat count %d" % n)
-    g = cls.__new__(cls)
+    g = object.__new__(cls)  # MicroPython classes have no __new__ of their own
     g.n = n
     g.opening = []
     if code != 5:
