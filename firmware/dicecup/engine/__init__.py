@@ -1,15 +1,23 @@
 """The table engine: five rule sets behind one API, no I/O, randomness injected.
 
     g = new_game("perudo", 3, {"palifico": True}, rng=random.Random(7))
+    g.need()                  -> what must happen now: SHAKE, BID, REVEAL (bluffing
+                                 games), ROLL, KEEP, BANK_OR_ROLL (dixmille) or OVER
     g.to_act()                -> seat that must act (None: all roll / reveal, or over)
-    g.legal(seat)             -> action ints (see actions.py)
+    g.legal(seat, hand=None)  -> action ints (see actions.py); Bluff rerolls given a hand
     g.apply(seat, action)     -> public events; IllegalAction(code) leaves g unchanged
     g.start_round()           -> bluffing games: the cups have rolled
     g.settle(hands)           -> bluffing games: revealed hidden dice, per seat
+    g.roll_size(seat)         -> dice the seat's next roll uses (0: it rolls nothing now)
+    g.hidden(seat)            -> dice under the seat's cup (0 in dixmille)
+    g.counts(face)            -> faces counting for a bid on `face` this round, wilds
+                                 included: (4, 1) in a normal Perudo round; () in dixmille
+    g.wild()                  -> the face wild for number bids this round, or None
     g.dumps() / loads(bytes)  -> the whole state in a few bytes
 """
 from .errors import IllegalAction
 from .codec import BadState, Reader
+from .need import BANK_OR_ROLL, BID, KEEP, OVER, REVEAL, ROLL, SHAKE
 
 RULES = ("bluff", "perudo", "menteur", "liars", "dixmille")
 

@@ -3,13 +3,14 @@
 The master never holds anyone's hidden dice: a round starts with `start_round()` (the
 cups have rolled), bids move the turn on, a challenge or exact call moves the game to
 REVEAL, and `settle(hands)` takes the revealed dice and applies the losses. Each rule
-set says how bids rank, which dice count, and who loses and opens (`_resolve`).
+set says how bids rank, which face is wild, and who loses and opens (`_resolve`).
 """
 from micropython import const
 
 from .actions import CHALLENGE, EXACT, MAX_QUANTITY, pack, unpack
 from .codec import BadState, Reader, Writer
 from .errors import IllegalAction
+from .need import BIDDING as NEEDS, counting
 
 ROLL = const(0)    # waiting for every cup to roll (shake) for the round
 BID = const(1)     # the seat on turn bids or calls
@@ -33,6 +34,7 @@ class Bidding:
     OPTIONS = ()      # (name, choices): choices[0] is the default
     FACES = (1, 2, 3, 4, 5, 6)
     SPECIAL_NAME = None
+    WILD = None           # the face wild for number bids in a normal round, if any
     CONSTRAINED = False   # some rounds allow fewer bids than the ranking (perudo)
     EXACT = False         # the rule set has an exact call at all
     _cache_key = None      # class-wide cache of one ladder (see _ladder_for)
@@ -107,6 +109,15 @@ class Bidding:
         """The seat that must act now, or None (everyone rolls / reveals, or game over)."""
         return self.turn if self.phase == BID else None
 
+    def need(self):
+        """What must happen now: SHAKE, BID, REVEAL or OVER (see need.py)."""
+        return NEEDS[self.phase]
+
+    def roll_size(self, seat):
+        """Dice the seat's next roll uses: all its dice at the shake, else those still
+        under its cup (a Bluff reroll)."""
+        return self.dice[seat] if self.phase == ROLL else self.hidden(seat)
+
     def winner(self):
         if self.phase != OVER:
             return None
@@ -131,7 +142,7 @@ class Bidding:
     def total(self):
         return sum(self.dice)
 
-    # ----- bids ranking (rule sets override rank / counts) -------------------------
+    # ----- bids ranking (rule sets override rank, WILD) ----------------------------
     def rank(self, q, f):
         return q << 3 | f
 
@@ -385,7 +396,7 @@ class Bidding:
         Raises IllegalAction when a hand does not fit what its seat holds."""
         dice = self.dice
         aside = self.aside
-        faces = self.counted(self.bid & 7)
+        faces = self.counts(self.bid & 7)
         n = 0
         for s in range(self.n):
             h = hands[s]
@@ -401,12 +412,18 @@ class Bidding:
                 n += h.count(f)
         return n
 
-    def counted(self, face):
+    def wild(self):
+        """The face wild for number bids this round, or None (none, or a special round)."""
+        return None if self.special else self.WILD
+
+    def counts(self, face):
         """The die faces that count for a bid on `face` this round (wilds included)."""
-        return (face,)
+        return counting(face, self.wild())
+
+    counted = counts  # the older name
 
     def _matches(self, die, face):
-        return die in self.counted(face)
+        return die in self.counts(face)
 
     def settle(self, hands):
         """Take every seat's revealed hidden dice (a list per seat, [] for none) and end

@@ -20,13 +20,10 @@ class Bluff(Bidding):
     name = "bluff"
     code = 1
     OPTIONS = (("star_track", ("board", "half")), ("reroll", (False, True)))
+    WILD = STAR  # a number bet counts its face plus every star; a star bet stars only
 
     def rank(self, q, f):
         return track(q, f == STAR, self.opts & 1) << 3 | f
-
-    def counted(self, face):
-        # a star bet counts stars only; a number bet its face plus every star
-        return (STAR,) if face == STAR else (face, STAR)
 
     def _resolve(self, actual):
         bet = self.bid >> 3

@@ -8,6 +8,7 @@ from micropython import const
 from .actions import BANK, ROLL_ANY, pack, unpack
 from .codec import BadState, Reader, Writer
 from .errors import IllegalAction
+from .need import DIXMILLE as NEEDS
 
 ROLL = const(0)     # the player on turn must roll
 KEEP = const(1)     # must keep scoring dice from the roll
@@ -113,6 +114,25 @@ class DixMille:
 
     def to_act(self):
         return None if self.phase == OVER else self.turn
+
+    def need(self):
+        """What must happen now: ROLL, KEEP, BANK_OR_ROLL or OVER (see need.py)."""
+        return NEEDS[self.phase]
+
+    def roll_size(self, seat):
+        """Dice the seat's next roll uses: `left` for the seat on turn, else 0."""
+        return self.left if seat == self.turn and self.phase != OVER else 0
+
+    def hidden(self, seat):
+        """Every die is public: none under a cup."""
+        return 0
+
+    def wild(self):
+        return None
+
+    def counts(self, face):
+        """No bids in Dix mille: no face counts for one."""
+        return ()
 
     def winner(self):
         return self.won if self.won >= 0 else None

@@ -13,17 +13,13 @@ class Perudo(Bidding):
     SPECIAL_NAME = "palifico"
     CONSTRAINED = True
     EXACT = True
+    WILD = ACE  # in a normal round (counts: an ace bid counts aces only)
 
     def rank(self, q, f):
         # An ace bid of a sits above every bid of quantity <= 2a, below 2a+1.
         if f == ACE and not self.special:
             return (q << 4) + 7
         return q << 3 | f
-
-    def counted(self, face):
-        if self.special or face == ACE:
-            return (face,)
-        return (face, ACE)
 
     def _constrained(self):
         return not self.bid or self.special
