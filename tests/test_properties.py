@@ -143,6 +143,7 @@ def play_bluffing(rules, seats, opts, seed, check_every_step=True):
             log += ev
             if check_every_step:
                 assert loads(g.dumps()).dumps() == g.dumps()
+                assert loads(g.dumps()).history() == g.history()  # the round's bids too
                 assert loads(before).dumps() == before
             if 8 <= a < 0x10000:
                 new = (a >> 3, a & 7)

@@ -13,6 +13,7 @@
     g.counts(face)            -> faces counting for a bid on `face` this round, wilds
                                  included: (4, 1) in a normal Perudo round; () in dixmille
     g.wild()                  -> the face wild for number bids this round, or None
+    g.history()               -> bluffing games: this round's bids, [(seat, q, f), ...]
     g.dumps() / loads(bytes)  -> the whole state in a few bytes
 """
 from .errors import IllegalAction

@@ -2,8 +2,9 @@
 
 The master never holds anyone's hidden dice: a round starts with `start_round()` (the
 cups have rolled), bids move the turn on, a challenge or exact call moves the game to
-REVEAL, and `settle(hands)` takes the revealed dice and applies the losses. Each rule
-set says how bids rank, which face is wild, and who loses and opens (`_resolve`).
+REVEAL, and `settle(hands)` takes the revealed dice and applies the losses. The
+round's bids are kept in order, one byte each (`history()` names the bidders). Each
+rule set says how bids rank, which face is wild, and who loses and opens (`_resolve`).
 """
 from micropython import const
 
@@ -60,6 +61,8 @@ class Bidding:
         self.caller = -1           # REVEAL: who called, and how
         self.call = 0
         self.used = 0              # perudo: bitmask of seats that had their palifico
+        self.hist = bytearray()    # this round's bids in order, one byte each (q << 3 | f)
+        self.gone = 0              # REVEAL: bitmask of seats that forfeited this round
         self.opening = []          # events of the opener draw (not serialised)
         self._lad = None           # this round's bid ladder (derived, not serialised)
         if opener is None:
@@ -131,13 +134,26 @@ class Bidding:
         a = self.aside[seat]
         return self.dice[seat] - (len(unpack(a)) if a else 0)
 
-    def next_active(self, seat):
+    def next_active(self, seat, also=0):
+        """The next seat after `seat` holding dice (or in the bitmask `also`), or -1."""
         n = self.n
         for i in range(1, n + 1):
             t = (seat + i) % n
-            if self.dice[t]:
+            if self.dice[t] or also >> t & 1:
                 return t
         return -1
+
+    def history(self):
+        """This round's bids in order, as (seat, q, f). Only the seat on turn bids and
+        nobody drops out before the call (a forfeit at the reveal is kept in `gone`),
+        so the bidders follow from the opener: each bid is by the next seat after the
+        one before; a Bluff reroll does not move the turn."""
+        out = []
+        s = self.opener
+        for b in self.hist:
+            out.append((s, b >> 3, b & 7))
+            s = self.next_active(s, self.gone)
+        return out
 
     def total(self):
         return sum(self.dice)
@@ -297,6 +313,7 @@ class Bidding:
             if err is not None:
                 raise IllegalAction(err[0], err[1], seat)
         self.bid = q << 3 | f
+        self.hist.append(self.bid)
         self.bidder = seat
         self.rerolled = 0
         t = seat + 1
@@ -354,12 +371,7 @@ class Bidding:
         if self.phase not in (BID, REVEAL):
             raise IllegalAction("wrong-phase", "no round in progress", -1)
         self.phase = ROLL
-        self.bid = 0
-        self.bidder = -1
-        self.caller = -1
-        self.call = 0
-        self.rerolled = 0
-        self.aside = [0] * self.n
+        self._clear()
         self.turn = self.opener if self.dice[self.opener] else self.next_active(self.opener)
         return [("replay", self.round, self.turn)]
 
@@ -371,13 +383,15 @@ class Bidding:
         lost = self.dice[seat]
         self.dice[seat] = 0
         self.aside[seat] = 0
+        if lost:
+            self.gone |= 1 << seat
         events = [("forfeit", seat, lost)]
         alive = self.n - self.dice.count(0)
         if alive <= 1:
             self.phase = OVER
             self.special = NORMAL
             self.turn = -1
-            self.bid = 0
+            self._clear()
             self.round += 1
             if alive:
                 events.append(("win", self.winner()))
@@ -453,13 +467,7 @@ class Bidding:
                     reduced.append(s)
                 if after == 0:
                     events.append(("out", s))
-        self.bid = 0
-        self.bidder = -1
-        self.caller = -1
-        self.call = 0
-        self.rerolled = 0
-        if self.aside.count(0) != self.n:
-            self.aside = [0] * self.n
+        self._clear()
         self._lad = None
         self.round += 1
         alive = self.n - self.dice.count(0)
@@ -477,6 +485,18 @@ class Bidding:
         self.phase = ROLL
         events.append(("round", self.round, opener, self.SPECIAL_NAME if self.special else None))
         return events
+
+    def _clear(self):
+        """Forget the round's bids and call: the round ended or is replayed."""
+        self.bid = 0
+        self.bidder = -1
+        self.caller = -1
+        self.call = 0
+        self.rerolled = 0
+        self.hist = bytearray()
+        self.gone = 0
+        if self.aside.count(0) != self.n:
+            self.aside = [0] * self.n
 
     def _next_special(self, reduced, alive):
         return NORMAL
@@ -513,7 +533,8 @@ class Bidding:
         aside = any(self.aside)
         w.byte(self.n | self.phase << 3 | self.special << 5 | self.rerolled << 6 | (0x80 if aside else 0))
         w.uvar(self.round)
-        w.byte((self.turn & 7) | (self.bidder & 7) << 3)
+        hist = self.hist
+        w.byte((self.turn & 7) | (self.bidder & 7) << 3 | (0x40 if hist else 0) | (0x80 if self.gone else 0))
         w.byte((self.caller & 7) | self.call << 3 | (self.opener & 7) << 5)
         w.byte(self.bid)
         w.bits(self.dice, 3)
@@ -521,6 +542,11 @@ class Bidding:
         if aside:
             for a in self.aside:
                 w.uvar(a)
+        if self.gone:
+            w.byte(self.gone)
+        if hist:  # the round's bids, one byte each
+            w.uvar(len(hist))
+            w.buf.extend(hist)
         return bytes(w.buf)
 
     def _restore(self, r):
@@ -548,6 +574,8 @@ class Bidding:
         self.used = r.byte()
         if b & 0x80:
             self.aside = [r.uvar() for _ in range(n)]
+        self.gone = r.byte() if t & 0x80 else 0
+        self.hist = bytearray(r.raw(r.uvar()) if t & 0x40 else b"")
         r.end()
         self._validate()
 
@@ -556,10 +584,23 @@ class Bidding:
         ok = self.round >= 1 and all(0 <= d <= START_DICE for d in self.dice)
         ok = ok and all(len(unpack(a)) <= self.dice[i] and 0 <= a < 0x8000 for i, a in enumerate(self.aside))
         if self.phase != OVER:
-            ok = ok and 0 <= self.turn < n and self.dice[self.turn] > 0 and self.opener < n
+            ok = ok and 0 <= self.turn < n and self.opener < n
+            # the seat on turn holds dice (at the reveal it may have forfeited them)
+            ok = ok and (self.dice[self.turn] > 0 or self.gone >> self.turn & 1)
         if self.bid:
             ok = ok and 1 <= self.bid >> 3 <= MAX_QUANTITY and 1 <= self.bid & 7 <= 6 and 0 <= self.bidder < n
         if self.phase == REVEAL:
             ok = ok and self.bid and 0 <= self.caller < n and self.call in (CHALLENGE, EXACT)
+        else:
+            ok = ok and not self.gone
+        hist = self.hist
+        # the bids so far end in the standing one, by the standing bidder
+        ok = ok and (not hist) == (not self.bid) and self.gone < 1 << n
+        if ok and hist:
+            ok = hist[-1] == self.bid and self.history()[-1][0] == self.bidder
+            for x in hist:
+                ok = ok and 1 <= x >> 3 <= MAX_QUANTITY and 1 <= x & 7 <= 6
+        for s in range(n):
+            ok = ok and not (self.gone >> s & 1 and self.dice[s])
         if not ok:
             raise BadState("inconsistent state")

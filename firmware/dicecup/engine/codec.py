@@ -70,6 +70,13 @@ class Reader:
             acc >>= width
         return out
 
+    def raw(self, count):
+        """The next `count` bytes as they are."""
+        if self.pos + count > len(self.data):
+            raise BadState("state truncated")
+        self.pos += count
+        return self.data[self.pos - count:self.pos]
+
     def end(self):
         if self.pos != len(self.data):
             raise BadState("trailing bytes in state")
