@@ -146,7 +146,7 @@ def play_random(rules, seats, opts, seed, forfeits=True):
         for e in ev:
             if e[0] == "bid":
                 seen.append(e[1:])
-            elif e[0] in ("roll", "replay", "round", "win"):
+            elif e[0] in ("rolled", "replay", "round", "win"):
                 seen = []
         assert g.history() == seen
         h = loads(g.dumps())

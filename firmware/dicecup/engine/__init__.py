@@ -6,7 +6,7 @@
     g.to_act()                -> seat that must act (None: all roll / reveal, or over)
     g.legal(seat, hand=None)  -> action ints (see actions.py); Bluff rerolls given a hand
     g.apply(seat, action)     -> public events; IllegalAction(code) leaves g unchanged
-    g.start_round()           -> bluffing games: the cups have rolled
+    g.start_round()           -> bluffing games: the cups have rolled; [("rolled", round, opener)]
     g.settle(hands)           -> bluffing games: revealed hidden dice, per seat
     g.roll_size(seat)         -> dice the seat's next roll uses (0: it rolls nothing now)
     g.hidden(seat)            -> dice under the seat's cup (0 in dixmille)

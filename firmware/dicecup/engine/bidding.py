@@ -363,7 +363,7 @@ class Bidding:
             raise IllegalAction("wrong-phase", "a round is already under way", -1)
         self.phase = BID
         self.opener = self.turn
-        return [("roll", self.round, self.turn)]
+        return [("rolled", self.round, self.turn)]
 
     def restart_round(self):
         """Replay the round in progress with fresh rolls, same opener: for a reveal that
