@@ -14,6 +14,8 @@
                                  included: (4, 1) in a normal Perudo round; () in dixmille
     g.wild()                  -> the face wild for number bids this round, or None
     g.history()               -> bluffing games: this round's bids, [(seat, q, f), ...]
+    g.view(seat, hand=None)   -> View: what that seat knows, one shape for every rule
+                                 set (view.py), e.g. v.need, v.mine, v.bid, v.bids, v.legal
     g.dumps() / loads(bytes)  -> the whole state in a few bytes
 """
 from .errors import IllegalAction

@@ -121,6 +121,11 @@ class Bidding:
         under its cup (a Bluff reroll)."""
         return self.dice[seat] if self.phase == ROLL else self.hidden(seat)
 
+    def view(self, seat, hand=None):
+        """What `seat` knows now (a View, built on demand); `hand`: its hidden dice."""
+        from .view import View
+        return View(self, seat, hand)
+
     def winner(self):
         if self.phase != OVER:
             return None

@@ -134,6 +134,11 @@ class DixMille:
         """No bids in Dix mille: no face counts for one."""
         return ()
 
+    def view(self, seat, hand=None):
+        """What `seat` knows now (a View, built on demand)."""
+        from .view import View
+        return View(self, seat, hand)
+
     def winner(self):
         return self.won if self.won >= 0 else None
 
