@@ -1,55 +1,60 @@
 """Bots that fill empty seats (hosted on the table master) and play simulated tables.
 
-A bluffing bot knows only what its seat knows: its own hidden dice, the set-aside dice
-on the table and the dice count. It bids what it expects to be true and challenges
-what it expects to be false. The Dix mille bot keeps the best dice and banks by a
-simple risk rule. Small on purpose: it runs on the cup.
+A bot reads only a View (`g.view(seat, hand)`): what its seat knows, never the game.
+A bluffing bot knows its own hidden dice, the set-aside dice on the table and the dice
+count. It bids what it expects to be true and challenges what it expects to be false.
+The Dix mille bot keeps the best dice and banks by a simple risk rule. Small on
+purpose: it runs on the cup. `rng` needs only `randrange(n)`; the same view and the
+same rng state give the same choice.
 """
-from .engine.actions import BANK, CHALLENGE, EXACT, reroll as _reroll, roll, unpack
+from .engine.actions import BANK, CHALLENGE, EXACT, ROLL_ANY, reroll as _reroll, unpack
 
 
-def _expected(game, seat, hand, q, f):
-    """Dice expected to match face f: known ones plus a share of the unknown ones."""
+def _expected6(view, f):
+    """Six times the dice expected to show a face counting for f: the known ones (its
+    hand, every set-aside die) plus a share of the unseen ones. In sixths of a die the
+    sums are whole numbers: the same on every runtime (an ESP32's floats are single)."""
+    faces = view.counts(f)
+    hand = view.hand or ()
+    seen = len(hand)
     known = 0
-    seen = 0
     for d in hand:
-        if game._matches(d, f):
+        if d in faces:
             known += 1
-        seen += 1
-    for s in range(game.n):
-        if game.aside[s]:
-            for d in unpack(game.aside[s]):
-                seen += 1
-                if game._matches(d, f):
-                    known += 1
-    p = 0
-    for d in range(1, 7):
-        if game._matches(d, f):
-            p += 1
-    return known + (game.total() - seen) * p / 6
+    for a in view.aside:
+        seen += len(a)
+        for d in a:
+            if d in faces:
+                known += 1
+    return 6 * known + (view.total - seen) * len(faces)
 
 
-def bluffing(game, seat, hand, rng, boldness=0.6):
-    """An action for `seat` holding `hand` (its hidden dice)."""
-    acts = game.legal(seat)
+# Thresholds in sixths of a die, for a boldness of 0.6 die: exact when |e - q| < 0.3,
+# challenge when e < q - 0.6, a bid is good when e >= q - 0.4.
+_EXACT6 = 1      # |6e - 6q| <= 1   (< 1.8)
+_CHALLENGE6 = 4  # 6e <= 6q - 4     (< 6q - 3.6)
+_GOOD6 = 2       # 6e >= 6q - 2     (>= 6q - 2.4)
+
+
+def _bluffing(view, rng):
+    acts = view.legal
     if not acts:
         return None
-    b = game.bid
-    if b:
-        q, f = b >> 3, b & 7
-        e = _expected(game, seat, hand, q, f)
-        if EXACT in acts and abs(e - q) < 0.3 and rng.randrange(4) == 0:
+    if view.bid:
+        q, f = view.bid
+        e = _expected6(view, f)
+        if EXACT in acts and abs(e - 6 * q) <= _EXACT6 and rng.randrange(4) == 0:
             return EXACT
-        if seat != game.to_act():
+        if not view.mine:
             return None
-        if e < q - boldness:
+        if e <= 6 * q - _CHALLENGE6:
             return CHALLENGE
-    elif seat != game.to_act():
+    elif not view.mine:
         return None
     good = []
     for a in acts:
-        if a >= 8 and a < 0x10000:
-            if _expected(game, seat, hand, a >> 3, a & 7) >= (a >> 3) - boldness + 0.2:
+        if 8 <= a < 0x10000:
+            if _expected6(view, a & 7) >= 6 * (a >> 3) - _GOOD6:
                 good.append(a)
                 if len(good) == 4:
                     break
@@ -60,21 +65,8 @@ def bluffing(game, seat, hand, rng, boldness=0.6):
     return acts[0]
 
 
-def reroll(game, seat, hand, rng):
-    """Bluff's extension, right after the bot's own bid: half the time, set aside the
-    dice that count for it (one stays under the cup) and reroll the rest."""
-    if game.name != "bluff" or game._may_reroll(seat) is not None or len(hand) < 2:
-        return None
-    counted = game.counted(game.bid & 7)
-    aside = [d for d in hand if d in counted][:len(hand) - 1]
-    if not aside or rng.randrange(2):
-        return None
-    return _reroll(aside)
-
-
-def dixmille(game, seat, rng):
-    """An action for the seat on turn; a roll comes back with its faces drawn from rng."""
-    acts = game.legal(seat)
+def _dixmille(view):
+    acts = view.legal
     if not acts:
         return None
     if acts[0] >> 16 == 2:  # keep: points plus a bonus for dice left to roll
@@ -83,22 +75,40 @@ def dixmille(game, seat, rng):
         best_v = -1
         for a in acts:
             kept = unpack(a & 0x7FFF)
-            left = game.left - len(kept)
+            left = view.left - len(kept)
             v = score(kept) + 60 * (left if left else 5)
             if v > best_v:
                 best, best_v = a, v
         return best
     if BANK in acts:
-        t = game.total
-        if t >= 1000 or (t >= 300 and game.left <= 2) or (t >= 500 and game.left <= 3):
+        t = view.turn_total
+        left = view.left
+        if t >= 1000 or (t >= 300 and left <= 2) or (t >= 500 and left <= 3):
             return BANK
-        if game.scores[seat] + t >= 9000:
+        if view.scores[view.seat] + t >= 9000:
             return BANK
-    return roll([rng.randrange(6) + 1 for _ in range(game.left)])
+    return ROLL_ANY
 
 
-def act(game, seat, hand, rng):
-    """The bot's action for any rule set (None when it has nothing to do now)."""
-    if game.name == "dixmille":
-        return dixmille(game, seat, rng)
-    return bluffing(game, seat, hand, rng)
+def act(view, rng):
+    """The bot's action for the view's seat now (any rule set), or None when it has
+    nothing to do: not its turn and no out-of-turn exact call worth making. A Dix
+    mille roll is ROLL_ANY: the faces come from the dice source."""
+    if view.rules == "dixmille":
+        return _dixmille(view)
+    return _bluffing(view, rng)
+
+
+def reroll(view, bid, rng):
+    """Bluff's extension, right after the bot places its own `bid` (an action int, not
+    yet applied): half the time, set aside the dice of `view.hand` that count for it
+    (one stays under the cup) and reroll the rest. The reroll action, or None (other
+    rule sets, the option off, no hand given)."""
+    hand = view.hand
+    if view.rules != "bluff" or ("reroll", True) not in view.options or not hand or len(hand) < 2:
+        return None
+    faces = view.counts(bid & 7)
+    aside = [d for d in hand if d in faces][:len(hand) - 1]
+    if not aside or rng.randrange(2):
+        return None
+    return _reroll(aside)

@@ -441,9 +441,6 @@ class Bidding:
 
     counted = counts  # the older name
 
-    def _matches(self, die, face):
-        return die in self.counts(face)
-
     def settle(self, hands):
         """Take every seat's revealed hidden dice (a list per seat, [] for none) and end
         the round: losses, gains, eliminations, the next opener. Returns events."""
