@@ -3,6 +3,11 @@
 MicroPython's `json.dumps` keeps no key order and writes non-ASCII raw, so the cups
 and the host write JSON through this instead and print byte-identical text.
 Objects are given as `Obj(pairs)`; lists, str, int, bool and None as themselves.
+
+`write(value, out)` hands the text to `out` (a function taking a str, such as a serial
+port's `write`) piece by piece: a long line never exists as one string, nor as a list
+of pieces, so writing a log line leaves no large block behind on a cup's small heap.
+Plain ASCII runs of a string go out as one slice, not character by character.
 """
 
 
@@ -16,56 +21,74 @@ class Obj:
 _SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 
 
-def _string(s, out):
-    out.append('"')
-    for ch in s:
+def _plain(c):
+    return 0x20 <= c < 0x7F and c != 0x22 and c != 0x5C
+
+
+def string(s, out):
+    """Write one JSON string."""
+    out('"')
+    start = 0
+    n = len(s)
+    i = 0
+    while i < n:
+        ch = s[i]
         c = ord(ch)
-        if 0x20 <= c < 0x7F and ch != '"' and ch != "\\":
-            out.append(ch)
-        elif ch in _SHORT:
-            out.append(_SHORT[ch])
+        if _plain(c):
+            i += 1
+            continue
+        if i > start:
+            out(s[start:i])
+        if ch in _SHORT:
+            out(_SHORT[ch])
         elif c < 0x10000:
-            out.append("\\u%04x" % c)
+            out("\\u%04x" % c)
         else:  # outside the BMP: a surrogate pair, as CPython's json writes it
             c -= 0x10000
-            out.append("\\u%04x\\u%04x" % (0xD800 | c >> 10, 0xDC00 | (c & 0x3FF)))
-    out.append('"')
+            out("\\u%04x\\u%04x" % (0xD800 | c >> 10, 0xDC00 | (c & 0x3FF)))
+        i += 1
+        start = i
+    if n > start:
+        out(s[start:] if start else s)
+    out('"')
 
 
-def _value(v, out):
+def write(v, out):
+    """Write any value: None, bool, int, str, list/tuple, Obj."""
     if v is None:
-        out.append("null")
+        out("null")
     elif v is True:
-        out.append("true")
+        out("true")
     elif v is False:
-        out.append("false")
+        out("false")
     elif type(v) is int:
-        out.append(str(v))
+        out(str(v))
     elif type(v) is str:
-        _string(v, out)
+        string(v, out)
     elif type(v) is Obj:
-        out.append("{")
+        out("{")
         first = True
         for k, x in v.pairs:
             if not first:
-                out.append(",")
+                out(",")
             first = False
-            _string(k, out)
-            out.append(":")
-            _value(x, out)
-        out.append("}")
+            string(k, out)
+            out(":")
+            write(x, out)
+        out("}")
     elif type(v) in (list, tuple):
-        out.append("[")
+        out("[")
         for i in range(len(v)):
             if i:
-                out.append(",")
-            _value(v[i], out)
-        out.append("]")
+                out(",")
+            write(v[i], out)
+        out("]")
     else:
         raise TypeError("cannot write %s as JSON" % type(v).__name__)
 
 
 def dumps(v):
+    """The whole text as one str (for short outputs on the host, such as a scenario's)."""
     out = []
-    _value(v, out)
+    write(v, out.append)
     return "".join(out)
