@@ -10,6 +10,7 @@ settlement, then looks back for any of their secrets (or a hand) earlier on.
 import json
 import re
 
+from dicecup.events import KINDS, PRIVATE, scope_of
 from dicecup.net import fair, wire
 from dicecup.net import table as tbl
 from dicecup.net.table import OpError, Table
@@ -28,27 +29,47 @@ def recheck(lines):
             rec = json.loads(line)
         except ValueError:
             raise LogError("line %d is not JSON" % n)
-        if "snap" in rec:
+        k = rec.get("k")
+        if k == "snapshot":
             try:
-                t = Table.from_snapshot(bytes.fromhex(rec["snap"]))
-            except OpError as e:
+                t = Table.from_snapshot(bytes.fromhex(rec["hex"]))
+            except (OpError, ValueError) as e:
                 raise LogError("line %d: bad snapshot: %s" % (n, e))
-        elif "hex" in rec:
+        elif k == "op":
             if t is None:
                 t = Table()
             if rec["v"] != t.version + 1:
                 raise LogError("line %d: version %d after %d" % (n, rec["v"], t.version))
             try:
                 t.apply(bytes.fromhex(rec["hex"]))
-            except OpError as e:
+            except (OpError, ValueError) as e:
                 raise LogError("line %d: op refused on re-check: %s" % (n, e))
         else:
             continue
-        if "state" in rec and t.digest_of().hex() != rec["state"]:
+        if t.digest_of().hex() != rec.get("state"):
             raise LogError("line %d: state differs from what the cup logged" % n)
     if t is None:
         raise LogError("no ops in the log")
     return t
+
+
+def events(lines, kinds=None):
+    """The public events in a serial log, de-duplicated by (table, term, version, index),
+    as dicts; `kinds` keeps only those kinds."""
+    out = []
+    seen = set()
+    for line in lines:
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if "i" not in rec or (kinds and rec.get("k") not in kinds):
+            continue
+        key = (rec["tb"], rec["tm"], rec["v"], rec["i"])
+        if key not in seen:
+            seen.add(key)
+            out.append(rec)
+    return out
 
 
 def _sent(trace, ftype):
@@ -69,7 +90,7 @@ def _ops_on_air(trace):
     """(time, version, op) of every UPDATE put on air, first sending only, in order."""
     seen = {}
     for when, f in _sent(trace, wire.UPDATE):
-        term, v, op = f.body
+        term, v, prev, op = f.body
         if (term, v, op) not in seen:
             seen[(term, v, op)] = when
     return sorted((t, v, op) for (term, v, op), t in seen.items())
@@ -100,7 +121,9 @@ def secrets_of_game(trace):
     """Every hidden secret of the game and the moment it stopped being hidden:
     [(secret bytes, reveal time, what)]. Learned from the settle ops on air (the
     roots) replayed over a replica built from the ops on air; a secret's reveal is
-    the call that ended its round, or for a set-aside die the reroll that showed it."""
+    the call that ended its round, or for a set-aside die the reroll frame that showed
+    it -- even a reroll the master refused (it came after the next player acted): its
+    player put those dice face up on air, as at a table they would be in plain sight."""
     best = {}
 
     def note(sec, when, what):
@@ -119,7 +142,7 @@ def secrets_of_game(trace):
             name, events, info = t.apply(op)
         except OpError:
             continue
-        if name == "act" and t.game is not None and t.game.phase == 2:
+        if name == "act" and t.game is not None and t.game.need() == "reveal":
             call_time = when
         if name == "act" and "secrets" in info:
             for sec in info["secrets"]:
@@ -134,12 +157,14 @@ def secrets_of_game(trace):
                 note(root, reveal, "root of seat %d" % seat)
                 for gen in range(0, 8):
                     for i in range(5):
-                        note(fair.secret(root, gen, i), reveal, "die %d/%d of seat %d" % (gen, i, seat))
+                        s = fair.secret(root, gen, i)
+                        note(s, min(reveal, early.get(s, reveal)), "die %d/%d of seat %d" % (gen, i, seat))
             call_time = None
     return [(sec, w, what) for sec, (w, what) in best.items()]
 
 
 HAND_KEYS = ("hand", "dice_faces", "secret", "root")
+PRIVATE_KINDS = tuple(k for k in KINDS if scope_of(k) == PRIVATE)  # never in a serial log
 HEX_RUN = re.compile(r"[0-9a-f]{24,}")
 
 
@@ -181,6 +206,8 @@ def hidden_leaks(trace, logs):
             except ValueError:
                 continue
             t = rec.get("t", 0)
+            if rec.get("k") in PRIVATE_KINDS:
+                found.append("log of %s at %d ms shows the cup's private %r event" % (cup, t, rec["k"]))
             for key in HAND_KEYS:
                 if key in rec:
                     found.append("log of %s at %d ms shows %r" % (cup, t, key))

@@ -30,58 +30,36 @@ def sim_headless(args, options):
     report = None if args.json else print
     total = simrun.run_batch(args.cups, args.rules, options, args.games, args.seed, loss=args.loss,
                              kill_master=args.kill_master, bots=args.bots, game_index=args.game_index,
-                             trace=args.trace, report=report)
+                             trace=args.trace, report=report, shake_ms=args.shake_delay)
     if args.json:
         print(json.dumps(total))
     else:
         print("%(games)d games: %(finished)d finished, %(consistent)d consistent, %(hidden_leaks)d hidden leaks, "
-              "%(failovers)d failovers, %(frames)d frames, %(dropped)d dropped, %(retransmits)d retransmits, "
-              "largest frame %(max_frame_bytes)d B" % total)
+              "%(failovers)d failovers, %(away)d away, %(frames)d frames, %(dropped)d dropped, "
+              "%(retransmits)d retransmits, largest frame %(max_frame_bytes)d B, "
+              "at most %(max_frames_per_s)d frames/s from one cup" % total)
     good = total["finished"] == total["games"] == total["consistent"] and not total["hidden_leaks"]
     return 0 if good else 1
 
 
 def sim_narrated(args, options):
-    """One game of simulated cups, told from the first cup's serial log as it happens."""
-    import json as _json
-    from . import narrate
+    """One game of simulated cups, told by a listener on the first cup as it happens."""
     from .cluster import Cluster
-    c = Cluster(args.cups, args.rules, options, seed=args.seed, loss=args.loss, bots=args.bots)
+    from .narrate import Narrator
+    c = Cluster(args.cups, args.rules, options, seed=args.seed, loss=args.loss, bots=args.bots,
+                shake_ms=args.shake_delay)
     print("%s: %d cups%s over the simulated radio (%.0f%% loss), seed %d" % (
         args.rules, args.cups, " + %d bots" % args.bots if args.bots else "", args.loss * 100, args.seed))
-    c.setup()
-    log = c.cups[0].serial
-    shown = 0
-    names = None
 
-    def show():
-        nonlocal shown, names
-        while shown < len(log):
-            rec = _json.loads(log[shown])
-            shown += 1
-            t = c.cups[0].cup.table
-            if names is None and t is not None and t.game is not None:
-                names = [t.name_of(s) for s in range(len(t.seats))]
-                print("table %04x, code %s; seats: %s" % (c.tid, c.code, ", ".join(names)))
-            if names is None:
-                continue
-            if rec.get("op") == "settle":
-                for s, h in enumerate(rec["hands"]):
-                    if h:
-                        print("   %-5s shows %s" % (names[s], " ".join(map(str, sorted(h)))))
-            if rec.get("op") == "master":
-                print("** %s takes over as table master" % names[t.seat_of(rec["master"])] if t.seat_of(rec["master"]) >= 0 else "")
-            for ev in rec.get("events", ()):
-                line = narrate.sentence(args.rules, ev, names)
-                if line and ev[0] not in ("open", "start", "master", "flags", "join", "rules", "seats"):
-                    print("%7.1fs %s" % (rec["t"] / 1000, line))
-    while not c.finished():
-        c.run(200)
-        show()
-        if c.clock.now > 4 * 3600 * 1000:
-            print("the game did not end")
-            return 1
-    show()
+    def ready():
+        cup = c.cups[0].cup
+        t = cup.table
+        print("table %04x, code %s; seats: %s" % (c.tid, c.code, ", ".join(m.name for m in t.members)))
+        cup.listen(Narrator(cup, print))
+    c.setup(ready)
+    if not c.run(8 * 3600 * 1000, c.finished):
+        print("the game did not end")
+        return 1
     st = c.medium.stats
     print("%d frames on air, %d dropped, %d bytes; every cup ends with the same state: %s" % (
         st["frames"], st["dropped"], st["bytes"],
@@ -112,6 +90,8 @@ def build_parser():
     s.add_argument("--json", action="store_true", help="print the summary as one JSON object, last")
     s.add_argument("--game-index", type=int, help="rerun only game i (seed S+i)")
     s.add_argument("--trace", help="save the radio traffic of --game-index to this file")
+    s.add_argument("--shake-delay", type=int, default=0, metavar="MS",
+                   help="every simulated player shakes MS ms (simulated) after the cup asks, as a hand would")
     s.set_defaults(func=cmd_sim)
     _plugins(sub)
     return p

@@ -1,35 +1,28 @@
 """The batch runner behind `dicecup sim --headless`: many seeded games of simulated
 cups over the simulated medium, each checked for what a table must guarantee."""
-import json
 import random
-import sys
-
-from dicecup.net import table as tbl
 
 from . import checker
 from .cluster import Cluster
 
-GAME_LIMIT_MS = 4 * 3600 * 1000
+GAME_LIMIT_MS = 8 * 3600 * 1000
 REVIVE_MS = (2000, 5000)
+KILL_OPS = (4, 60)   # the master dies after this many more ops of play (a random moment)
 
 
 def play_one(cups, rules, options, seed, loss=0.0, dup=0.0, reorder=0.0, kill_master=False, bots=0,
-             latency_ms=5, cup_classes=None):
+             latency_ms=5, cup_classes=None, shake_ms=0, players=None, record=False, waits=None):
     """Play game `seed`; returns (cluster, facts dict)."""
     c = Cluster(cups, rules, options, seed=seed, loss=loss, dup=dup, reorder=reorder, bots=bots,
-                latency_ms=latency_ms, cup_classes=cup_classes)
+                latency_ms=latency_ms, cup_classes=cup_classes, shake_ms=shake_ms, players=players,
+                record=record, waits=waits)
     c.setup()
-    failovers = 0
     if kill_master:
-        # the same game without the kill is the same game up to the kill: learn its
-        # length from it, so the master dies at a random moment while play is on
-        dry, _ = play_one(cups, rules, options, seed, loss, dup, reorder, False, bots, latency_ms, cup_classes)
-        start = c.clock.now
-        length = max(dry.clock.now - start, 2000)
         r = random.Random(seed ^ 0x5EED)
-        kill_at = start + length * (5 + r.randrange(85)) // 100
+        host = c.cups[0].cup
+        at = host.table.version + r.randrange(*KILL_OPS)
         down_for = r.randrange(*REVIVE_MS)
-        c.run(kill_at - c.clock.now, c.finished)
+        c.run(GAME_LIMIT_MS, lambda: c.finished() or host.table.version >= at)
         if not c.finished():
             victim = c.master()
             if victim is not None:
@@ -37,13 +30,16 @@ def play_one(cups, rules, options, seed, loss=0.0, dup=0.0, reorder=0.0, kill_ma
                 c.run(down_for, c.finished)
                 victim.power_on()
     finished = c.run(GAME_LIMIT_MS - c.clock.now, c.finished)
-    masters = set()
+    return c, {"finished": bool(finished), "failovers": len(_public(c, ("master",)))}
+
+
+def _public(c, kinds):
+    """The public events of these kinds any cup logged, each once."""
+    out = {}
     for sc in c.cups:
-        for line in sc.serial:
-            if '"op":"master"' in line:
-                masters.add(json.loads(line)["v"])
-    failovers = len(masters)
-    return c, {"finished": bool(finished), "failovers": failovers}
+        for rec in checker.events(sc.serial, kinds):
+            out[(rec["tb"], rec["tm"], rec["v"], rec["i"])] = rec
+    return list(out.values())
 
 
 def check_game(c, reference=None):
@@ -71,29 +67,33 @@ def check_game(c, reference=None):
 def game_counts(c):
     st = c.medium.stats
     out = {"frames": st["frames"], "dropped": st["dropped"], "max_frame_bytes": st["max_frame_bytes"],
-           "retransmits": 0, "races": 0}
+           "retransmits": 0, "races": 0, "away": len(_public(c, ("away",))),
+           "max_frames_per_s": c.medium.max_frames_per_s()}
     for sc in c.cups:
         out["retransmits"] += sc.cup.counts["retransmits"]
         out["races"] += sc.cup.counts["races"]
     return out
 
 
+SUMMARY = ("games", "finished", "consistent", "races", "failovers", "frames", "dropped", "retransmits",
+           "max_frame_bytes", "hidden_leaks", "away", "max_frames_per_s")
+
+
 def run_batch(cups, rules, options, games, seed, loss=0.0, kill_master=False, bots=0, game_index=None,
-              trace=None, report=None):
+              trace=None, report=None, shake_ms=0):
     """Play and check games; returns the summary dict."""
     dup = loss / 5 if loss else 0.0
     reorder = loss / 3 if loss else 0.0
-    total = {"games": 0, "finished": 0, "consistent": 0, "races": 0, "failovers": 0, "frames": 0,
-             "dropped": 0, "retransmits": 0, "max_frame_bytes": 0, "hidden_leaks": 0}
+    total = dict((k, 0) for k in SUMMARY)
     indices = [game_index] if game_index is not None else range(games)
     for i in indices:
         s = seed + i
-        c, facts = play_one(cups, rules, options, s, loss, dup, reorder, kill_master, bots)
+        c, facts = play_one(cups, rules, options, s, loss, dup, reorder, kill_master, bots, shake_ms=shake_ms)
         ok, reasons = check_game(c)
         counts = game_counts(c)
         raced = counts["races"] > 0
-        if ok and not kill_master and not raced:
-            ref, _ = play_one(cups, rules, options, s, bots=bots)
+        if ok and not kill_master and not raced and loss:
+            ref, _ = play_one(cups, rules, options, s, bots=bots, shake_ms=shake_ms)
             ref_states = [sc.cup.table.snapshot() for sc in ref.cups if sc.on]
             if ref_states and ref_states[0] != c.cups[0].cup.table.snapshot():
                 ok = False
@@ -104,14 +104,16 @@ def run_batch(cups, rules, options, games, seed, loss=0.0, kill_master=False, bo
         total["consistent"] += bool(ok and facts["finished"])
         total["failovers"] += facts["failovers"]
         total["hidden_leaks"] += len(leaks)
-        for k in ("frames", "dropped", "retransmits", "races"):
+        for k in ("frames", "dropped", "retransmits", "races", "away"):
             total[k] += counts[k]
-        total["max_frame_bytes"] = max(total["max_frame_bytes"], counts["max_frame_bytes"])
+        for k in ("max_frame_bytes", "max_frames_per_s"):
+            total[k] = max(total[k], counts[k])
         if report is not None:
             status = "ok" if ok and facts["finished"] and not leaks else "FAIL"
-            report("game %d (seed %d): %s, %d frames, %d dropped, %d retransmits, %d failovers%s" % (
-                i, s, status, counts["frames"], counts["dropped"], counts["retransmits"], facts["failovers"],
-                "".join("; " + r for r in reasons + leaks[:3])))
+            report("game %d (seed %d): %s, %d frames, %d dropped, %d retransmits, %d failovers, %d away, "
+                   "at most %d frames/s%s" % (
+                       i, s, status, counts["frames"], counts["dropped"], counts["retransmits"], facts["failovers"],
+                       counts["away"], counts["max_frames_per_s"], "".join("; " + r for r in reasons + leaks[:3])))
         if trace and game_index is not None:
             c.medium.save_trace(trace)
     return total

@@ -10,6 +10,7 @@ import harness  # noqa: E402
 
 sys.path.pop(0)
 
+from dicecup.autoplay import Autoplayer  # noqa: E402
 from dicecup.net.cup import Cup  # noqa: E402
 from dicecup.net.store import MemStore  # noqa: E402
 
@@ -24,9 +25,10 @@ def test_two_cups_form_a_table_over_espnow():
         ta = ESPNowTransport()
         fakeair.use(b_addr)
         tb = ESPNowTransport()
-        host = Cup(ta.address, MemStore(), random.Random(1).randbytes, "ana", autoplay=True, rng=random.Random(2))
-        guest = Cup(tb.address, MemStore(), random.Random(3).randbytes, "ben", autoplay=True, rng=random.Random(4))
-        la, lb = link.Link(host, ta, 5), link.Link(guest, tb, 5)
+        host = Cup(ta.address, MemStore(), random.Random(1).randbytes, "ana")
+        guest = Cup(tb.address, MemStore(), random.Random(3).randbytes, "ben")
+        la = link.Link(host, ta, 5, player=Autoplayer(random.Random(2)))
+        lb = link.Link(guest, tb, 5, player=Autoplayer(random.Random(4)))
 
         async def until(cond, ms):
             for _ in range(ms // 5):

@@ -7,9 +7,13 @@ import sys
 
 import pytest
 
+from dicecup.autoplay import Autoplayer
 from dicecup.engine.actions import EXACT
+from dicecup.events import LOCAL, PRIVATE
 from dicecup.net import fair, wire
 from dicecup.net.cup import Cup
+from dicecup.net.hidden import HiddenDice
+from dicecup.seriallog import SerialLog
 from dicecup_host import checker, simrun
 from dicecup_host.cluster import Cluster
 
@@ -60,7 +64,7 @@ def test_matrix_of_tables(rules, cups, loss):
 def test_bluff_rerolls_over_a_lossy_radio():
     opts = {"reroll": True}
     c, _ = play_and_check(4, "bluff", 3, 0.3, options=opts)
-    rerolls = [l for l in c.cups[0].serial if '"action":["reroll"' in l]
+    rerolls = checker.events(c.cups[0].serial, ("reroll",))
     assert rerolls, "the bots never rerolled"
     assert c.cups[0].cup.table.snapshot() == reference_state(4, "bluff", 3, options=opts)
 
@@ -115,21 +119,34 @@ def test_master_killed_at_random_points_in_50_games():
 
 
 class LeakyCup(Cup):
-    """Puts its round secret on air as soon as it has it (what a buggy cup might do)."""
+    """Puts its round secret on air as soon as it has its dice (what a buggy cup might do)."""
 
-    def _on_op(self, name, info):
-        super()._on_op(name, info)
-        if name == "seed" and self.root is not None:
-            self.send(self.master_addr(), wire.REVEAL, (self.table.game.round, 0, self.root[1]))
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.listen(self.leak, private=True)
+
+    def leak(self, ev):
+        if ev.kind == "dice" and self.hidden.my_root() is not None:
+            self.send(self.master_addr(), wire.REVEAL, (self.table.game.round, 0, self.hidden.my_root()))
+
+
+class LeakySerialLog(SerialLog):
+    """A serial log that forgets to leave private events out."""
+
+    def __call__(self, ev):
+        if ev.scope == PRIVATE:
+            ev.scope = LOCAL
+        super().__call__(ev)
 
 
 class LoggingLeakyCup(Cup):
-    """Writes its hand to the serial log."""
+    """Writes its own dice to the serial log."""
 
-    def _on_op(self, name, info):
-        super()._on_op(name, info)
-        if name == "seed" and self.hand:
-            self._log([("v", self.table.version), ("hand", self.hand)])
+    def listen(self, fn, private=False):
+        if isinstance(fn, SerialLog):
+            fn.__class__ = LeakySerialLog
+            private = True
+        super().listen(fn, private)
 
 
 def test_no_hidden_die_is_ever_on_air_or_in_a_log_before_its_reveal():
@@ -144,21 +161,24 @@ def test_the_leak_checker_catches_a_leaky_cup(cls):
     assert leaks, "a leaky cup went unnoticed"
 
 
-class CheatingCup(Cup):
+class CheatingDice(HiddenDice):
     """Reveals a different root than it committed to (to claim better dice)."""
 
-    def reveal_root(self):
+    def my_root(self):
         return bytes(16)[:-1] + b"\x01"
+
+
+class CheatingCup(Cup):
+    HiddenDice = CheatingDice
 
 
 def test_a_cheating_reveal_loses_all_dice_and_every_log_says_so():
     c, facts = simrun.play_one(3, "perudo", None, 9, cup_classes={1: CheatingCup})
     assert facts["finished"]
-    for sc in c.cups:
-        cheats = [json.loads(l) for l in sc.serial if '"cheat"' in l]
-        assert cheats and cheats[0]["cheat"] == 1, "cup %d's log does not name the cheat" % sc.i
-        assert any('"forfeit",1' in l for l in sc.serial)
     t = c.cups[0].cup.table
+    for sc in c.cups:
+        cheats = checker.events(sc.serial, ("forfeit",))
+        assert cheats and cheats[0]["seat"] == t.seat_of(1), "cup %d's log does not name the cheat" % sc.i
     assert t.game.dice[t.seat_of(1)] == 0
 
 
@@ -214,47 +234,46 @@ def test_a_cup_that_reboots_mid_round_still_reveals_from_flash():
     peer = c.cups[1]
     # wait until the cup holds dice in a round under way, then reboot it at once
     assert c.run(20000, lambda: peer.cup.table is not None and peer.cup.table.game is not None
-                 and peer.cup.table.game.phase == 1 and bool(peer.cup.hand))
+                 and peer.cup.need() == "bid" and bool(peer.cup.hand))
     hand = list(peer.cup.hand)
     peer.power_off()
     peer.power_on()
-    assert peer.cup.root is not None, "the round secret was not kept in flash"
+    assert peer.cup.hidden.roots, "the round secret was not kept in flash"
     assert c.run(3000, lambda: peer.cup.table is not None and peer.cup.table.seed != bytes(16))
     t = peer.cup.table
     seat = t.seat_of(peer.cup.me)
-    assert fair.faces(peer.cup.root[1], 0, t.game.hidden(seat), t.seed) == hand
+    assert fair.faces(peer.cup.hidden.roots[0][1], 0, t.game.hidden(seat), t.seed) == hand
     assert peer.cup.hand == hand, "the rebooted cup should show its dice again"
     assert c.run(3_600_000, c.finished)
     assert simrun.check_game(c)[0]
 
 
-class EagerCaller(Cup):
-    """Calls tout pile on every bid it sees, out of turn, as fast as it can."""
+class EagerCaller(Autoplayer):
+    """A player who calls tout pile on every bid they see, out of turn, as fast as they can."""
 
-    def _peer_tick(self):
-        super()._peer_tick()
-        t = self.table
-        g = t.game if t else None
-        if g is None or g.phase != 1 or not g.bid or self.sent is not None:
-            return
-        seat = t.seat_of(self.me)
-        if seat != g.bidder and g.dice[seat] and getattr(self, "_called", None) != t.version:
-            self._called = t.version
-            self.act(EXACT)
+    def step(self, cup, now):
+        due = super().step(cup, now)
+        v = cup.view()
+        if v is None or v.need != "bid" or v.bid is None or cup.busy() or EXACT not in v.legal:
+            return due
+        if getattr(self, "called", None) != cup.table.version:
+            self.called = cup.table.version
+            cup.act(EXACT)
+        return due
 
 
 def test_out_of_turn_exact_calls_race_and_only_the_first_counts():
-    c, facts = simrun.play_one(4, "menteur", None, 14, cup_classes={1: EagerCaller, 2: EagerCaller, 3: EagerCaller})
+    eager = dict((i, lambda sc, rng: EagerCaller(rng)) for i in (1, 2, 3))
+    c, facts = simrun.play_one(4, "menteur", None, 14, players=eager)
     assert facts["finished"]
     ok, reasons = simrun.check_game(c)
     assert ok, reasons
-    log = [json.loads(l) for l in c.cups[0].serial]
-    exacts = [r for r in log if r.get("op") == "act" and r["action"] == ["exact"]]
+    log = checker.events(c.cups[0].serial)
+    exacts = [i for i, r in enumerate(log) if r["k"] == "exact"]
     assert exacts
     # a round has one call: after an exact the round is settled, never a second exact
-    for a, b in zip(log, log[1:]):
-        if a.get("op") == "act" and a["action"] == ["exact"]:
-            assert b.get("op") == "settle"
+    for i in exacts:
+        assert [r["k"] for r in log[i + 1:i + 3]] == ["op", "reveal"]
     assert sum(sc.cup.counts["races"] for sc in c.cups) > 0
 
 
@@ -336,10 +355,10 @@ def test_a_reveal_that_never_comes_replays_the_round():
     c.setup()
     peer = c.cups[2]
     # a round is on: the peer dies for good right after a call, before it can reveal
-    assert c.run(60000, lambda: c.cups[0].cup.table.game.phase == 2)
+    assert c.run(60000, lambda: c.cups[0].cup.need() == "reveal")
     peer.power_off()
-    assert c.run(10000, lambda: any('"op":"restart"' in l for l in c.cups[0].serial))
-    rec = [json.loads(l) for l in c.cups[0].serial if '"op":"restart"' in l][0]
+    assert c.run(10000, lambda: checker.events(c.cups[0].serial, ("replay",)))
+    rec = checker.events(c.cups[0].serial, ("replay",))[0]
     assert rec["reason"] == 1  # replayed for a missing reveal
     assert c.run(3_600_000, c.finished)
 

@@ -18,8 +18,8 @@ SAMPLES = {
     wire.JOIN: (b"n" * 8, b"ben"),
     wire.WELCOME: (1, b"n" * 8, b"s" * 8),
     wire.HELLO: (7,),
-    wire.UPDATE: (0, 42, b"\x08\x01\x00\x00\x00\x1b"),
-    wire.ACK: (42,),
+    wire.UPDATE: (0, 42, 0, b"\x08\x01\x00\x00\x00\x1b"),
+    wire.ACK: (0, 42),
     wire.NEED: (40,),
     wire.SNAP: (0, 42, 0, 2, b"x" * 200),
     wire.ACTION: (1, 0x1B, 42, b""),
@@ -31,6 +31,7 @@ SAMPLES = {
     wire.WITNESS: (42, b"w" * 16),
     wire.ROLLR: (42, 1, b"r" * 16),
     wire.LEAVE: (2,),
+    wire.AUTO: (2, 1),
 }
 
 
@@ -87,6 +88,9 @@ def test_hmac_matches_the_standard():
     import hmac
     for key in (b"k", b"k" * 64, b"k" * 100):
         assert wire.hmac(key, b"message") == hmac.new(key, b"message", hashlib.sha256).digest()
+        k = wire.Key(key)  # the padded blocks made once, reused for every tag
+        for msg in (b"", b"message", bytes(range(256)) * 3):
+            assert k.tag(msg) == hmac.new(key, msg, hashlib.sha256).digest()
 
 
 def test_replay_window_accepts_each_sequence_once_and_reordered_ones():

@@ -39,6 +39,12 @@ def _b(n):
     return bytes((n >> 8 & 0xFF, n & 0xFF))
 
 
+def shaken_root(hw, entropy):
+    """A root drawn when the player shook the cup: the hardware RNG's bytes `hw` mixed
+    with the shake's own entropy (hw/motion.py), so neither alone decides it."""
+    return _h(b"shake", hw, entropy)[:ROOT_LEN]
+
+
 def secret(root, gen, i):
     """The secret of die i, generation gen, of a seat whose round root is `root`."""
     return _h(b"die", root, _b(gen), _b(i))[:SECRET_LEN]

@@ -51,6 +51,7 @@ OVERFLOW = "overflow"
 NOBODY = "nobody"
 DROP_CAUSES = (LOST, PARTITION, DEAD, FROZEN, OVERFLOW, NOBODY)
 
+WINDOW_FRAMES = 256  # the most frames per second a radio's counter can tell apart
 TRACE_HEADER = "# dicecup-trace 1"
 TRACE_DOC = (
     "# one line per event, fields separated by one space:\n"
@@ -169,6 +170,25 @@ class SimRadio(Transport):
         self.rx = RxQueue(rxbuf or medium.rxbuf, RX_OVERHEAD)
         self.tx = 0
         self.refused = 0
+        self._times = [0] * WINDOW_FRAMES  # send times of the latest frames (a ring)
+        self._n = 0                        # frames sent, ever
+        self._first = 0                    # the oldest of them within the last second
+        self.max_per_s = 0                 # the most frames sent in any 1 s window
+
+    def _count_send(self, now):
+        """Frames in the sliding window (now - 1000, now]; the ring holds enough of
+        them for any cup that keeps the protocol's frame ceiling."""
+        times = self._times
+        size = len(times)
+        times[self._n % size] = now
+        self._n += 1
+        if self._n - self._first > size:
+            self._first = self._n - size
+        while times[self._first % size] <= now - 1000:
+            self._first += 1
+        n = self._n - self._first
+        if n > self.max_per_s:
+            self.max_per_s = n
 
     def send(self, dest, frame):
         return self.medium._send(self, dest, frame)
@@ -199,6 +219,7 @@ class SimRadio(Transport):
 
     def stats(self):
         return {
+            "max_frames_per_s": self.max_per_s,
             "tx": self.tx,
             "tx_failed": self.refused,
             "rx": self.rx.received,
@@ -259,6 +280,10 @@ class Medium:
 
     def radios(self):
         return list(self._radios)
+
+    def max_frames_per_s(self):
+        """The most frames any one radio put on air in any 1 s window."""
+        return max([r.max_per_s for r in self._radios] or [0])
 
     def kill(self, addr):
         """Power the radio off: what waited in its buffer is gone (counted in
@@ -327,6 +352,7 @@ class Medium:
         if size > st["max_frame_bytes"]:
             st["max_frame_bytes"] = size
         radio.tx += 1
+        radio._count_send(self.clock.now)
         self._log("tx", fid, src, dest, size, "sent", frame)
         if dest == BROADCAST:
             for r in self._radios:

@@ -6,11 +6,16 @@ and see the same events. Applying an op is pure and deterministic; a bad op rais
 OpError and changes nothing (the op is checked before anything is touched, and the
 engine itself refuses illegal actions without changing). Ops never carry a hidden die:
 dice stay behind their commitments until the settle op publishes the roots.
+
+`apply` returns the op's public events as tuples in the field order of
+`dicecup.events.KINDS` (the engine's own, plus the table's: joined, left, away, back,
+autoplay, seats, rules, start, open, master), so every replica emits the same events.
+The table asks the engine what must happen now (`need()`), never which rule set it is.
 """
 import struct
 
-from ..engine import RULES, IllegalAction, loads, new_game, rules_class
-from ..engine.actions import pack
+from ..engine import BANK_OR_ROLL, BID, OVER, REVEAL, ROLL, RULES, SHAKE, IllegalAction, loads, new_game, rules_class
+from ..engine.actions import kind as action_kind, pack, roll as roll_action
 from . import fair
 
 LOBBY = 0
@@ -22,6 +27,7 @@ PHASE_NAMES = ("lobby", "playing", "done")
 BOT = 1     # a bot seat hosted by the master (no cup behind it)
 AWAY = 2    # the cup is silent: a bot on the master plays its seat until it is back
 LEFT = 4    # the player left: a bot plays the seat for good
+AUTO = 8    # the player is not acting: the cup's own bot plays its seat (the cup holds the dice)
 
 OP_JOIN = 1
 OP_FLAGS = 2
@@ -97,6 +103,7 @@ class Table:
         self.gens = []             # per seat: generation of its hidden dice (k = after k rerolls)
         self.witness = []          # per seat: the witness nonce of each of its rerolls
         self.seed = NO_ROOT        # the round seed R (zero until the seed op)
+        self.held = 0              # seats (bits) whose dice the master holds and committed in the round op
 
     # ----- questions ---------------------------------------------------------------
     def seat_of(self, member):
@@ -156,17 +163,27 @@ class Table:
             raise OpError("join out of order")
         self.members.append(Member(addr, text(name), flags))
         self.seats.append(mid)
-        return [("join", mid)], {"member": mid, "name": text(name), "bot": bool(flags & BOT)}
+        return [("joined", mid, text(name), bool(flags & BOT))], {"member": mid, "name": text(name), "bot": bool(flags & BOT)}
 
     def _flags(self, op):
         mid, pos = _u8(op, 1)
         flags, pos = _u8(op, pos)
         if mid >= len(self.members):
             raise OpError("no member %d" % mid)
+        old = self.members[mid].flags
         self.members[mid].flags = flags
         if self.phase == LOBBY and flags & LEFT:
             self.seats = [m for m in self.seats if m != mid]
-        return [("flags", mid, flags)], {"member": mid, "flags": flags}
+        events = []
+        if flags & LEFT and not old & LEFT:
+            events.append(("left", mid))
+        if flags & AWAY and not old & AWAY:
+            events.append(("away", mid))
+        if old & AWAY and not flags & AWAY:
+            events.append(("back", mid))
+        if flags & AUTO != old & AUTO:
+            events.append(("autoplay", mid, bool(flags & AUTO)))
+        return events, {"member": mid, "flags": flags}
 
     def _seats(self, op):
         n, pos = _u8(op, 1)
@@ -175,7 +192,7 @@ class Table:
         if self.phase != LOBBY or sorted(order) != sorted(self.seats):
             raise OpError("seat order must be the same members")
         self.seats = order
-        return [("seats", order)], {"seats": order}
+        return [("seats", list(order))], {"seats": order}
 
     def _rules(self, op):
         code, pos = _u8(op, 1)
@@ -187,7 +204,8 @@ class Table:
             raise OpError("unknown option bits")
         self.rules = RULES[code - 1]
         self.opts = opts
-        return [("rules", self.rules)], {"rules": self.rules, "options": dict(self.options())}
+        opts_list = [[k, v] for k, v in self.options()]
+        return [("rules", self.rules, opts_list)], {"rules": self.rules, "options": opts_list}
 
     def options(self):
         cls = rules_class(self.rules)
@@ -207,10 +225,11 @@ class Table:
         self.gseed = seed
         self.phase = PLAYING
         self._clear_round()
-        return list(self.game.opening) + [("start", self.game_no)], {"rules": self.rules, "seats": n, "seed": seed}
+        return [("start", self.game_no, n)] + list(self.game.opening), {"rules": self.rules, "seats": n, "seed": seed}
 
     def _clear_round(self):
         n = len(self.seats)
+        self.held = 0
         self.mc = NO_DIGEST
         self.holders = [0xFF] * n
         self.digests = [NO_DIGEST] * n
@@ -219,39 +238,50 @@ class Table:
         self.seed = NO_ROOT
 
     def _round(self, op):
+        """A round opens: the master commits to its contribution, names who holds each
+        seat's dice, and commits to the dice it holds for seats without a cup (bots,
+        away); `mask` marks those seats, whose digests follow."""
         g = self.game
-        if g is None or g.phase != 0 or g.name == "dixmille":
+        if g is None or g.need() != SHAKE:
             raise OpError("no round to open")
+        if len(op) < 3:
+            raise OpError("op truncated")
         rno = op[1] << 8 | op[2]
         mc, pos = _bytes(op, 3, 12)
         n = len(self.seats)
         holders, pos = _bytes(op, pos, n)
+        mask, pos = _u8(op, pos)
         if rno != g.round & 0xFFFF:
             raise OpError("round number")
         digests = [NO_DIGEST] * n
         for s in range(n):
-            if holders[s] == self.master and g.dice[s]:
+            if mask >> s & 1:
+                if holders[s] != self.master or not g.dice[s]:
+                    raise OpError("a committed seat the master does not hold")
                 digests[s], pos = _bytes(op, pos, 12)
+        if pos != len(op):
+            raise OpError("trailing bytes")
         self.mc = mc
         self.holders = list(holders)
         self.digests = digests
         self.gens = [0] * n
         self.witness = [[] for _ in range(n)]
         self.seed = NO_ROOT
+        self.held = mask
         return [("open", g.round)], {"round": g.round, "mc": mc, "holders": list(holders)}
 
     def _seed(self, op):
         g = self.game
         m, pos = _bytes(op, 1, 16)
         n = len(self.seats)
-        if g is None or g.phase != 0 or self.mc == NO_DIGEST:
+        if g is None or g.need() != SHAKE or self.mc == NO_DIGEST:
             raise OpError("no round open")
         if fair.master_commit(m) != self.mc:
             raise OpError("master contribution does not match its commitment")
         digests = []
         for s in range(n):
             d, pos = _bytes(op, pos, 12)
-            if self.holders[s] == self.master and self.digests[s] != d:
+            if self.held >> s & 1 and self.digests[s] != d:
                 raise OpError("master-held digest changed")
             digests.append(d if g.dice[s] else NO_DIGEST)
         ev = g.start_round()
@@ -269,12 +299,13 @@ class Table:
         if g is None:
             raise OpError("no game")
         info = {"seat": seat, "action": action}
-        if action >> 16 == 3:  # bluff reroll: verify the set-aside dice, bind the new ones
+        reroll = action_kind(action) == "reroll"
+        if reroll:  # bluff reroll: verify the set-aside dice, bind the new ones
             info.update(self._reroll_extra(seat, action, op, pos))
         elif pos != len(op):
             raise OpError("trailing bytes")
         ev = g.apply(seat, action)
-        if action >> 16 == 3:
+        if reroll:
             self.gens[seat] += 1
             self.witness[seat].append(info["w"])
             self.digests[seat] = info["new"]
@@ -321,7 +352,7 @@ class Table:
         not match the seat's committed digest (a cheat, or a wrong reveal)."""
         out = []
         for s in range(len(self.seats)):
-            n = self.game.hidden(s) if self.game.dice[s] else 0
+            n = self.game.hidden(s)
             if not n:
                 out.append([])
                 continue
@@ -335,7 +366,7 @@ class Table:
     def _settle(self, op):
         g = self.game
         n = len(self.seats)
-        if g is None or g.phase != 2:
+        if g is None or g.need() != REVEAL:
             raise OpError("no call to settle")
         roots = []
         pos = 1
@@ -353,10 +384,11 @@ class Table:
             if hands[s] is None:
                 events += g.forfeit(s)
                 hands[s] = []
-                if g.phase == 3:
+                if g.need() == OVER:
                     break
-        if g.phase != 3:
-            events += g.settle(hands)
+        if g.need() != OVER:
+            for e in g.settle(hands):  # the reveal shows every cup's dice
+                events.append(e + (hands,) if e[0] == "reveal" else e)
         self._clear_round()
         if g.winner() is not None:
             self.phase = DONE
@@ -367,19 +399,21 @@ class Table:
         reason, pos = _u8(op, 1)
         if g is None:
             raise OpError("no game")
-        ev = g.restart_round() if g.name != "dixmille" and g.phase in (1, 2) else []
+        ev = [e + (reason,) for e in g.restart_round()] if g.need() in (BID, REVEAL) else []
         self._clear_round()
         return ev, {"reason": reason}
 
     def _master(self, op):
         mid, pos = _u8(op, 1)
-        term, pos = _u8(op, pos)
-        if mid >= len(self.members):
-            raise OpError("no member %d" % mid)
+        if pos + 2 > len(op):
+            raise OpError("op truncated")
+        term = op[pos] << 8 | op[pos + 1]
+        if mid >= len(self.members) or term <= self.term:
+            raise OpError("a master op must name a member and raise the term")
         old = self.master
         self.master = mid
         self.term = term
-        return [("master", mid, old)], {"master": mid, "term": term, "old": old}
+        return [("master", mid, old, term)], {"master": mid, "term": term, "old": old}
 
     def _roll(self, op):
         """Dix mille: a public roll, committed by the roller, witnessed, revealed."""
@@ -390,15 +424,14 @@ class Table:
         root, pos = _bytes(op, pos, 16)
         if pos != len(op):
             raise OpError("trailing bytes")
-        if g is None or g.name != "dixmille":
-            raise OpError("no dix mille game")
-        n = g.left
+        if g is None or g.need() not in (ROLL, BANK_OR_ROLL) or g.to_act() != seat:
+            raise OpError("no public roll now")
+        n = g.roll_size(seat)
         if fair.seat_digest(root, 0, n) != d:
             raise OpError("roll does not match its commitment")
         base = self.gseed + struct.pack(">I", self.version)
         faces = fair.faces(root, 0, n, fair.roll_seed(base, w))
-        from ..engine.actions import roll
-        ev = g.apply(seat, roll(faces))
+        ev = g.apply(seat, roll_action(faces))
         if g.winner() is not None:
             self.phase = DONE
         return ev, {"seat": seat, "faces": faces, "root": root, "w": w}
@@ -407,7 +440,7 @@ class Table:
     def snapshot(self):
         """The whole replica as bytes (sent in parts to a cup that fell behind)."""
         out = bytearray()
-        out += struct.pack(">IBBBBB", self.version, self.term, self.master, self.phase, self.game_no & 0xFF,
+        out += struct.pack(">IHBBBB", self.version, self.term, self.master, self.phase, self.game_no & 0xFF,
                            RULES.index(self.rules) + 1)
         out.append(self.opts)
         out.append(len(self.members))
@@ -423,6 +456,7 @@ class Table:
             out += st
             out += self.mc + self.seed
             out += bytes(self.holders)
+            out.append(self.held)
             for d in self.digests:
                 out += d
             for s in range(len(self.seats)):
@@ -444,8 +478,12 @@ class Table:
         return t
 
     def _load(self, data):
-        self.version, self.term, self.master, self.phase, self.game_no, rc = struct.unpack(">IBBBBB", data[:9])
-        pos = 9
+        if len(data) < 10:
+            raise OpError("snapshot truncated")
+        self.version, self.term, self.master, self.phase, self.game_no, rc = struct.unpack(">IHBBBB", data[:10])
+        pos = 10
+        if not 1 <= rc <= len(RULES) or self.phase > DONE:
+            raise OpError("bad snapshot header")
         self.rules = RULES[rc - 1]
         self.opts, pos = _u8(data, pos)
         nm, pos = _u8(data, pos)
@@ -468,6 +506,7 @@ class Table:
             self.seed, pos = _bytes(data, pos, 16)
             h, pos = _bytes(data, pos, ns)
             self.holders = list(h)
+            self.held, pos = _u8(data, pos)
             self.digests = []
             for _ in range(ns):
                 d, pos = _bytes(data, pos, 12)
@@ -527,8 +566,14 @@ def op_start(seed):
     return bytes((OP_START,)) + seed
 
 
-def op_round(round_no, mc, holders, master_digests):
-    return bytes((OP_ROUND, round_no >> 8 & 0xFF, round_no & 0xFF)) + mc + bytes(holders) + b"".join(master_digests)
+def op_round(round_no, mc, holders, held):
+    """held: {seat: digest} of the dice the master holds (bots' and away cups')."""
+    mask = 0
+    digests = b""
+    for s in sorted(held):
+        mask |= 1 << s
+        digests += held[s]
+    return bytes((OP_ROUND, round_no >> 8 & 0xFF, round_no & 0xFF)) + mc + bytes(holders) + bytes((mask,)) + digests
 
 
 def op_seed(m, digests):
@@ -548,7 +593,7 @@ def op_restart(reason):
 
 
 def op_master(mid, term):
-    return bytes((OP_MASTER, mid, term & 0xFF))
+    return bytes((OP_MASTER, mid, term >> 8 & 0xFF, term & 0xFF))
 
 
 def op_roll(seat, digest, w, root):

@@ -38,27 +38,30 @@ ROLLC = 14
 WITNESS = 15
 ROLLR = 16
 LEAVE = 17
+AUTO = 18
 
 # type: (name, body fields, key). Fields: B u8, H u16, I u32, sN N bytes,
 # p bytes with a u8 length, r the rest. Keys: 0 none, 1 join key, 2 table key.
+# Terms are 16 bits: a table never sees 65,536 masters.
 TYPES = {
     BEACON: ("beacon", ("B", "B", "B", "p"), 0),        # rules, members, flags, master name
     JOIN: ("join", ("s8", "p"), 1),                     # joiner nonce, name
     WELCOME: ("welcome", ("B", "s8", "s8"), 1),         # member id, joiner nonce, salt
     HELLO: ("hello", ("I",), 2),                        # a member is (back) here, at version
-    UPDATE: ("update", ("B", "I", "r"), 2),             # term, version, op
-    ACK: ("ack", ("I",), 2),                            # version held
+    UPDATE: ("update", ("H", "I", "H", "r"), 2),        # term, version, term of version-1, op
+    ACK: ("ack", ("H", "I"), 2),                        # term and version held
     NEED: ("need", ("I",), 2),                          # first version missing
-    SNAP: ("snap", ("B", "I", "B", "B", "r"), 2),       # term, version, part, parts, chunk
+    SNAP: ("snap", ("H", "I", "B", "B", "r"), 2),       # term, version, part, parts, chunk
     ACTION: ("action", ("B", "I", "I", "r"), 2),        # seat, action, base version, extra
     REJECT: ("reject", ("I", "p"), 2),                  # base version, error code
     COMMIT: ("commit", ("H", "B", "s12"), 2),           # round, seat, digest
     REVEAL: ("reveal", ("H", "B", "s16"), 2),           # round, seat, root
-    HEART: ("heart", ("B", "I", "B"), 2),               # term, version, master id
+    HEART: ("heart", ("H", "I", "B"), 2),               # term, version, master id
     ROLLC: ("rollc", ("I", "B", "s12"), 2),             # roll id, seat, digest
     WITNESS: ("witness", ("I", "s16"), 2),              # roll id, nonce
     ROLLR: ("rollr", ("I", "B", "s16"), 2),             # roll id, seat, root
     LEAVE: ("leave", ("B",), 2),                        # member id
+    AUTO: ("auto", ("B", "B"), 2),                      # member id, 1: its cup's bot plays, 0: the player again
 }
 
 
@@ -98,25 +101,44 @@ def _sha(*parts):
     return h.digest()
 
 
+class Key:
+    """An HMAC-SHA256 key with its two padded blocks made once.
+
+    MicroPython's sha256 has no copy(), so the padded key cannot be hashed once and the
+    state reused; making the two 64-byte pads (a byte loop each) was most of a tag's
+    cost, so they are kept per key and a tag costs two short hashes."""
+
+    def __init__(self, raw):
+        raw = bytes(raw)
+        if len(raw) > 64:
+            raw = _sha(raw)
+        raw = raw + bytes(64 - len(raw))
+        self.inner = bytes(b ^ 0x36 for b in raw)
+        self.outer = bytes(b ^ 0x5C for b in raw)
+
+    def tag(self, msg):
+        """The full 32-byte HMAC of msg."""
+        h = hashlib.sha256(self.inner)
+        h.update(msg)
+        o = hashlib.sha256(self.outer)
+        o.update(h.digest())
+        return o.digest()
+
+
 def hmac(key, msg):
-    """HMAC-SHA256 (RFC 2104), since MicroPython ships no hmac module."""
-    if len(key) > 64:
-        key = _sha(key)
-    key = key + bytes(64 - len(key))
-    inner = bytes(b ^ 0x36 for b in key)
-    outer = bytes(b ^ 0x5C for b in key)
-    return _sha(outer, _sha(inner, msg))
+    """HMAC-SHA256 (RFC 2104), since MicroPython ships no hmac module. `key`: bytes or a Key."""
+    return (key if isinstance(key, Key) else Key(key)).tag(msg)
 
 
 def join_key(table, code):
     """Tags the join exchange: proves knowledge of the table code shown on the master."""
-    return _sha(b"dicecup-join", struct.pack(">H", table), code.encode())
+    return Key(_sha(b"dicecup-join", struct.pack(">H", table), code.encode()))
 
 
 def table_key(table, code, salt):
     """Tags everything after the join. The salt only travels in the welcome, so a
     sniffer who missed the join cannot brute-force the short code from later frames."""
-    return _sha(b"dicecup-table", struct.pack(">H", table), code.encode(), salt)
+    return Key(_sha(b"dicecup-table", struct.pack(">H", table), code.encode(), salt))
 
 
 def key_kind(ftype):
@@ -157,7 +179,7 @@ def encode(ftype, table, sender, seq, ver, body, key=None):
     if kind:
         if key is None:
             raise ValueError("%s frames need a key" % name)
-        data += hmac(key, data)[:TAG_LEN]
+        data += key.tag(data)[:TAG_LEN]
     if len(data) > MTU:
         raise ValueError("%s frame of %d bytes > %d" % (name, len(data), MTU))
     return data
@@ -235,7 +257,7 @@ def check(frame, key):
     if not kind:
         return
     raw = frame.raw
-    want = hmac(key, raw[:-TAG_LEN])[:TAG_LEN]
+    want = key.tag(raw[:-TAG_LEN])[:TAG_LEN]
     diff = 0
     for a, b in zip(want, raw[-TAG_LEN:]):
         diff |= a ^ b

@@ -10,7 +10,7 @@ rules_class("perudo")
 gc.collect()
 b = gc.mem_alloc()
 import os
-cup = Cup(b"\x02\x00\x00\x00\x00\x01", MemStore(), os.urandom, "ana", log=None)
+cup = Cup(b"\x02\x00\x00\x00\x00\x01", MemStore(), os.urandom, "ana")
 cup.create(0x1234, "4321", "perudo", 0)
 for i in range(5):
     cup.add_bot("bot%d" % i)

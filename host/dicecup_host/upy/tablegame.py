@@ -1,5 +1,5 @@
 """A whole simulated table in one process, written to run unchanged on CPython and inside
-MicroPython: the protocol's own code (net/cup.py, table.py, wire.py, fair.py, sim.py) and
+MicroPython: the protocol's own code (net/, the autoplayer, the simulated medium) and
 nothing of the host's. Both runtimes must end with the same state bytes.
 
 argv: rules cups seed loss_percent. Prints `state=<hex of the final snapshot>`,
@@ -8,9 +8,11 @@ argv: rules cups seed loss_percent. Prints `state=<hex of the final snapshot>`,
 import gc
 import sys
 
+from dicecup.autoplay import Autoplayer
 from dicecup.engine import new_game
 from dicecup.net import fair
 from dicecup.net.cup import Cup
+from dicecup.net.pump import pump
 from dicecup.net.sim import Clock, Medium, Rng
 from dicecup.net.store import MemStore
 
@@ -30,24 +32,19 @@ def main(rules, n, seed, loss):
     medium = Medium(clock, rng=seed, loss=loss / 100, latency_ms=5, trace=False)
     cups = []
     radios = []
+    players = []
     for i in range(n):
         addr = bytes((2, 0, 0, 0, 0, i + 1))
-        cup = Cup(addr, MemStore(), Bytes(seed * 10 + i), "p%d" % i, log=None, autoplay=True, rng=Rng(seed + i))
+        cup = Cup(addr, MemStore(), Bytes(seed * 10 + i), "p%d" % i, rng=Rng(seed + i))
         cups.append(cup)
         radios.append(medium.attach(addr))
+        players.append(Autoplayer(Rng(seed + 100 + i)))
 
     def step():
+        # every cup through the firmware's own pump, every 5 ms of simulated time
         clock.run_until(clock.now + 5)
         for i in range(n):
-            while True:
-                item = radios[i].recv()
-                if item is None:
-                    break
-                cups[i].on_frame(item[0], item[1], clock.now)
-            cups[i].tick(clock.now)
-            for dest, frame in cups[i].out:
-                radios[i].send(dest, frame)
-            cups[i].out = []
+            pump(cups[i], radios[i], clock.now, players[i])
 
     def run(ms, cond):
         end = clock.now + ms

@@ -1,0 +1,85 @@
+"""What a cup keeps across a reboot, and nothing else: its table credentials, its
+sequence epoch, and the secrets it must still be able to reveal.
+
+A killed cup loses its RAM; on boot it has only this. Everything goes through one
+`Flash` over a key-value `store` (net/store.py), so what is kept, and its format, is
+in one place:
+
+    epoch     2 bytes   bumped on every boot: sequence numbers never repeat
+    table     tid(2) member(1) salt(8) code   the table this cup belongs to
+    secret    round(2) then (gen(1) root(16)) x k   the round's hidden dice: the root
+              of each generation still needed (the current one, and a Bluff reroll's
+              fresh one until the master has taken it)
+    roll      roll id(4) root(16)     a Dix mille roll committed but not yet revealed
+"""
+
+
+def _u16(b, i):
+    return b[i] << 8 | b[i + 1]
+
+
+class Flash:
+    def __init__(self, store):
+        self.store = store
+
+    # ----- the boot counter -------------------------------------------------------
+    def boot(self):
+        """Count this boot; returns its number (1 on a fresh cup)."""
+        e = self.store.get("epoch")
+        n = (_u16(e, 0) + 1) & 0xFFFF if e else 1
+        self.put_epoch(n)
+        return n
+
+    def put_epoch(self, n):
+        self.store.put("epoch", bytes((n >> 8 & 0xFF, n & 0xFF)))
+
+    # ----- membership -------------------------------------------------------------
+    def put_table(self, tid, me, salt, code):
+        self.store.put("table", bytes((tid >> 8, tid & 0xFF, me)) + salt + code.encode())
+
+    def table(self):
+        """(tid, member id, salt, code) of the table this cup belongs to, or None."""
+        t = self.store.get("table")
+        if not t or len(t) < 11:
+            return None
+        return _u16(t, 0), t[2], bytes(t[3:11]), bytes(t[11:]).decode()
+
+    def forget_table(self):
+        self.store.delete("table")
+        self.store.delete("secret")
+        self.store.delete("roll")
+
+    # ----- the round's secrets ----------------------------------------------------
+    def put_secret(self, round_no, roots):
+        """roots: [(gen, root)] for one round."""
+        out = bytearray((round_no >> 8 & 0xFF, round_no & 0xFF))
+        for gen, root in roots:
+            out.append(gen)
+            out += root
+        self.store.put("secret", bytes(out))
+
+    def secret(self):
+        """(round, [(gen, root)]) or None."""
+        s = self.store.get("secret")
+        if not s or len(s) < 2 or (len(s) - 2) % 17:
+            return None
+        roots = []
+        for i in range(2, len(s), 17):
+            roots.append((s[i], bytes(s[i + 1:i + 17])))
+        return _u16(s, 0), roots
+
+    def forget_secret(self):
+        self.store.delete("secret")
+
+    def put_roll(self, rid, root):
+        self.store.put("roll", bytes((rid >> 24 & 0xFF, rid >> 16 & 0xFF, rid >> 8 & 0xFF, rid & 0xFF)) + root)
+
+    def roll(self):
+        """(roll id, root) or None."""
+        r = self.store.get("roll")
+        if not r or len(r) != 20:
+            return None
+        return r[0] << 24 | r[1] << 16 | r[2] << 8 | r[3], bytes(r[4:])
+
+    def forget_roll(self):
+        self.store.delete("roll")

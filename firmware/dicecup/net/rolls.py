@@ -1,0 +1,208 @@
+"""Witnessed rolls: a roll nobody can steer, not even the one who rolls.
+
+A Dix mille roll is public, and a Bluff reroll's fresh dice are hidden; both are
+rolled by shaking and both use a witness. The roller commits first (a digest of its
+fresh root, drawn at the shake); then a cup with no dice in that roll adds a fresh
+nonce w; the dice are seeded by the round seed or the game's seed, and w. The roller
+could not steer (its secrets were fixed before w), the witness could not (it never
+saw the secrets before they count). A Dix mille roller reveals its root once it has w
+(ROLLR); the master's op carries root and nonce so every replica re-derives the faces.
+
+    roller (a cup)     ROLLC(rid, seat, digest) ->  master (witness)
+                       <- WITNESS(rid, w)
+                       ROLLR(rid, seat, root)   ->  op roll(seat, digest, w, root)
+
+For a roll the master makes (its own seat, a bot's, or any Bluff reroll it applies)
+the witness is the first present peer; with no peer, or none answering within
+WITNESS_MS, the master's own nonce stands in.
+"""
+from ..engine import BANK_OR_ROLL, ROLL
+from . import fair
+from . import table as tbl
+from . import wire
+from .table import OpError, PLAYING
+from .timing import RETX_MS, WITNESS_MS
+
+
+class Rolls:
+    def __init__(self, cup):
+        self.cup = cup
+        self.rolls = {}       # roll id (the version it was made at) -> the roll under way
+        self.witnessed = {}   # roll id -> the nonce this cup gave as a witness (the same if asked again)
+        r = cup.flash.roll()
+        self.kept = r         # (rid, root) of this cup's own roll, from flash after a reboot
+
+    def busy(self):
+        return bool(self.rolls)
+
+    # ----- this cup's own Dix mille roll --------------------------------------------------
+    def wants(self):
+        """'roll' when this cup's player may roll by shaking now, else None."""
+        cup = self.cup
+        t = cup.table
+        if t is None or t.game is None or t.phase != PLAYING or self.rolls:
+            return None
+        g = t.game
+        seat = cup.seat()
+        if seat < 0 or g.to_act() != seat or g.need() not in (ROLL, BANK_OR_ROLL) or t.bot_plays(seat):
+            return None
+        return "roll"
+
+    def shake(self, entropy):
+        cup = self.cup
+        if self.wants() != "roll":
+            return False
+        seat = cup.seat()
+        kept = self.kept
+        if kept is not None and kept[0] == cup.table.version:
+            root = kept[1]   # committed before a reboot: the same roll, never a second try
+        else:
+            root = fair.shaken_root(cup.random_bytes(16), entropy)
+        self.start(seat, root, own=True)
+        return True
+
+    def start(self, seat, root, own=False):
+        """A Dix mille roll for `seat`: commit now, reveal after the witness nonce."""
+        cup = self.cup
+        t = cup.table
+        d = fair.seat_digest(root, 0, t.game.roll_size(seat))
+        rid = t.version
+        self.rolls = {rid: {"seat": seat, "root": root, "d": d, "w": None, "at": cup.now}}
+        if own:
+            cup.flash.put_roll(rid, root)
+            self.kept = (rid, root)
+            cup.emit_private("committed", ("roll", d))
+        if not cup.is_master():
+            cup.seat_input(wire.ROLLC, (rid, seat, d))
+
+    def peer_tick(self, now):
+        """A roll committed before the table moved on (a failover): commit it again
+        under the new version with the same root, so the new master can witness it."""
+        cup = self.cup
+        t = cup.table
+        for rid in list(self.rolls):
+            if rid == t.version:
+                continue
+            r = self.rolls.pop(rid)
+            cup.seat_clear()
+            g = t.game
+            seat = cup.seat()
+            if g is not None and g.to_act() == seat and g.need() in (ROLL, BANK_OR_ROLL) \
+                    and fair.seat_digest(r["root"], 0, g.roll_size(seat)) == r["d"]:
+                r["w"] = None
+                self.rolls = {t.version: r}
+                cup.flash.put_roll(t.version, r["root"])
+                self.kept = (t.version, r["root"])
+                cup.seat_input(wire.ROLLC, (t.version, r["seat"], r["d"]))
+        return None
+
+    # ----- the master -----------------------------------------------------------------
+    def reroll(self, seat, action, extra, bid=None):
+        """Master: a Bluff reroll (its own, a bot's): it waits for a witness nonce. A
+        reroll made with its bid holds the bid back too, so that both go out together
+        and no other player sees the bid before the reroll is made."""
+        cup = self.cup
+        self.rolls = {cup.table.version: {"seat": seat, "d": extra[:12], "w": None, "root": None,
+                                          "at": cup.now, "reroll": (action, extra), "bid": bid}}
+        self.master_tick(cup.now)
+
+    def master_tick(self, now):
+        """Master: a roll it makes needs a witness cup's nonce, then it is applied."""
+        cup = self.cup
+        for rid in list(self.rolls):
+            r = self.rolls[rid]
+            if r.get("cup"):
+                continue  # a cup's own roll: it reveals after our witness nonce
+            if r["w"] is None:
+                peers = cup.present_peers()
+                if not peers or now - r["at"] > WITNESS_MS:
+                    r["w"] = cup.random_bytes(16)  # nobody else to witness: our own nonce
+                else:
+                    if now - r.get("asked", -RETX_MS * 3) >= RETX_MS * 3:
+                        r["asked"] = now
+                        cup.send(cup.table.members[peers[0]].addr, wire.ROLLC, (rid, r["seat"], r["d"]))
+                    return r["asked"] + RETX_MS * 3
+            self.rolls = {}
+            if "reroll" in r:
+                action, extra = r["reroll"]
+                try:
+                    if r["bid"] is not None:
+                        cup.sync.commit(tbl.op_act(r["seat"], r["bid"]))
+                    cup.sync.commit(tbl.op_act(r["seat"], action, r["w"] + extra))
+                except OpError as e:
+                    cup.rejected(r["seat"], action, str(e).split(": ")[-1])
+            else:
+                cup.sync.commit(tbl.op_roll(r["seat"], r["d"], r["w"], r["root"]))
+            return now
+        return None
+
+    def on_rollc(self, src, f):
+        rid, seat, d = f.body
+        cup = self.cup
+        t = cup.table
+        if t is None:
+            return
+        if cup.is_master():
+            # a cup commits to its roll: we witness it with a fresh nonce
+            g = t.game
+            if g is None or g.need() not in (ROLL, BANK_OR_ROLL) or g.to_act() != seat or seat >= len(t.seats) \
+                    or t.seats[seat] != f.sender or rid != t.version:
+                return  # not its roll now, or a late copy of a roll already made
+            r = self.rolls.get(rid)
+            if r is None or r["seat"] != seat:
+                r = {"seat": seat, "d": d, "w": cup.random_bytes(16), "root": None, "at": cup.now, "cup": True}
+                self.rolls = {rid: r}
+            elif r["d"] != d:
+                return  # the first commitment stands: no second try at the same roll
+            cup.send(src, wire.WITNESS, (rid, r["w"]))
+        elif f.sender == t.master:
+            # the master asks us to witness one of its rolls (the same nonce if it asks again)
+            w = self.witnessed.get(rid)
+            if w is None:
+                w = cup.random_bytes(16)
+                self.witnessed = {rid: w}
+            cup.send(src, wire.WITNESS, (rid, w))
+
+    def on_witness(self, src, f):
+        rid, w = f.body
+        cup = self.cup
+        r = self.rolls.get(rid)
+        if r is None:
+            return
+        if cup.is_master():
+            if r["w"] is None and not r.get("cup"):
+                r["w"] = w
+            return
+        if src != cup.master_addr():
+            return
+        r["w"] = w
+        cup.seat_input(wire.ROLLR, (rid, r["seat"], r["root"]))
+
+    def on_rollr(self, src, f):
+        rid, seat, root = f.body
+        cup = self.cup
+        r = self.rolls.get(rid)
+        if not cup.is_master() or r is None or r["seat"] != seat or not r.get("cup"):
+            return
+        t = cup.table
+        if seat >= len(t.seats) or t.seats[seat] != f.sender:
+            return
+        self.rolls = {}
+        try:
+            cup.sync.commit(tbl.op_roll(seat, r["d"], r["w"], root))
+        except OpError as e:
+            cup.rejected(seat, 0x10000, str(e))
+
+    def reset(self):
+        self.rolls = {}
+
+    def on_op(self, name, info):
+        if name == "roll":
+            self.rolls = {}
+            if self.kept is not None:
+                self.kept = None
+                self.cup.flash.forget_roll()
+        elif name in ("restart", "settle"):
+            self.rolls = {}
+        elif name == "act" and "w" in info:
+            self.rolls = {}

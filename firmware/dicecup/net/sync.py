@@ -1,0 +1,307 @@
+"""Replication and resends: the master's ops reach every cup, in order, once.
+
+The master applies each op to its own replica and broadcasts it as an UPDATE carrying
+its term, its version and the term of the version before it; it resends what a
+present cup has not acknowledged. A cup applies UPDATEs in version order: it drops
+duplicates, keeps a few early ones (at most AHEAD) and asks for what it missed (NEED,
+answered from any cup's recent history), and takes a snapshot when too far behind.
+
+Terms keep one history: an op is applied only on top of the entry it was built on
+(same version, same term). A cup whose last entries came from an older master than
+the one now sending -- a dead master's last op that the new master never had --
+drops its state for the current master's snapshot rather than stacking the new ops
+on top. Updates and snapshots older than the cup's own term are refused.
+
+Every resend goes through the cup's frame budget (net/budget.py) and is rate-limited
+per cup asking, so a lossy table cannot grow into a storm.
+"""
+from . import wire
+from .table import OpError, Table
+from .timing import AHEAD, ANSWER, HELLO_MS, HISTORY, KEEPALIVE_MS, NEED_MS, RESENDS, RETX_MS, SNAP_CHUNK, SNAP_MS
+from .transport import BROADCAST
+
+
+class Sync:
+    def __init__(self, cup):
+        self.cup = cup
+        self.history = []     # (version, term, term before, op): the last HISTORY ops applied here
+        self.pending = {}     # version -> (term, prev term, op): early ops, at most AHEAD ahead
+        self.acks = {}        # master: member -> version it acknowledged in our term
+        self.answered = {}    # member -> when its last NEED was answered
+        self.snapped = {}     # member -> when it was last sent a snapshot
+        self.parts = None     # an incoming snapshot: [term, version, parts, {index: chunk}]
+        self.resync = False   # our last entries conflict with the master's: waiting for its snapshot
+        self.last_retx = 0
+        self.last_need = -NEED_MS
+        self.last_ack = -KEEPALIVE_MS
+        self.last_hello = -HELLO_MS
+
+    # ----- the history --------------------------------------------------------------
+    def term_at(self, version):
+        """The term of our entry at `version`, or None when it is no longer kept."""
+        t = self.cup.table
+        if version == t.version:
+            return t.term
+        for e in self.history:
+            if e[0] == version:
+                return e[1]
+        return None
+
+    def _keep(self, version, term, prev, op):
+        h = self.history
+        h.append((version, term, prev, op))
+        if len(h) > HISTORY:
+            h.pop(0)
+
+    def reset(self):
+        """A new replica (a snapshot, or none): nothing pending, no history to offer."""
+        self.history = []
+        self.pending = {}
+        self.parts = None
+        self.resync = False
+
+    # ----- the master's side ----------------------------------------------------------
+    def commit(self, op):
+        """Master: apply an op to our replica and put it on air (OpError if refused)."""
+        cup = self.cup
+        t = cup.table
+        prev = t.term
+        name, events, info = t.apply(op)
+        self._keep(t.version, t.term, prev, op)
+        cup.send(BROADCAST, wire.UPDATE, (t.term, t.version, prev, op))
+        self.last_retx = cup.now
+        cup.applied(name, events, info, op)
+
+    def master_tick(self, now):
+        """Resend what each lagging present cup needs next, a few ops at a time."""
+        cup = self.cup
+        t = cup.table
+        if now - self.last_retx < RETX_MS:
+            return self.last_retx + RETX_MS
+        behind = []
+        for mid in cup.present_peers():
+            v = self.acks.get(mid, 0)
+            if v < t.version and v not in behind:
+                behind.append(v)
+        if not behind:
+            return now + RETX_MS
+        self.last_retx = now
+        behind.sort()
+        want = []
+        for a in behind:
+            for v in range(a + 1, min(a + RESENDS, t.version) + 1):
+                if v not in want and len(want) < RESENDS:
+                    want.append(v)
+        for v, term, prev, op in self.history:  # a cup past our history gets a snapshot when it asks
+            if v in want:
+                if cup.send(BROADCAST, wire.UPDATE, (term, v, prev, op), resend=True):
+                    cup.counts["retransmits"] += 1
+        return now + RETX_MS
+
+    def on_ack(self, src, f):
+        term, ver = f.body
+        cup = self.cup
+        if cup.role == cup.CANDIDATE:
+            cup.election.offer(src, term, ver)
+            return
+        if not cup.is_master() or term != cup.table.term:
+            return
+        if ver > self.acks.get(f.sender, -1):
+            self.acks[f.sender] = ver
+        cup.election.alive(f.sender)
+
+    def on_hello(self, src, f):
+        """A member is (back) and has nothing or an old state: send it the state."""
+        cup = self.cup
+        if not cup.is_master():
+            return
+        t = cup.table
+        mid = f.sender
+        if mid >= len(t.members) or t.members[mid].addr != src:
+            return
+        (ver,) = f.body
+        self.acks[mid] = min(ver, t.version)
+        self.send_snapshot(src, mid)
+        cup.election.alive(mid)
+
+    def send_snapshot(self, dest, mid):
+        cup = self.cup
+        now = cup.now
+        last = self.snapped.get(mid)
+        if last is not None and now - last < SNAP_MS:
+            return
+        self.snapped[mid] = now
+        t = cup.table
+        snap = t.snapshot()
+        parts = (len(snap) + SNAP_CHUNK - 1) // SNAP_CHUNK
+        for i in range(parts):
+            cup.send(dest, wire.SNAP, (t.term, t.version, i, parts, snap[i * SNAP_CHUNK:(i + 1) * SNAP_CHUNK]),
+                     resend=True)
+
+    def on_need(self, src, f):
+        """Any cup answers from its history (a new master fetches ops this way); the
+        master sends a snapshot to a cup past its history."""
+        (first,) = f.body
+        cup = self.cup
+        t = cup.table
+        if t is None or first > t.version:
+            return
+        now = cup.now
+        last = self.answered.get(f.sender)
+        if last is not None and now - last < NEED_MS // 2:
+            return
+        self.answered[f.sender] = now
+        ops = [x for x in self.history if x[0] >= first]
+        if not ops or ops[0][0] != first:
+            if cup.is_master() and f.sender < len(t.members):
+                self.send_snapshot(src, f.sender)
+            return
+        for v, term, prev, op in ops[:ANSWER]:
+            cup.send(src, wire.UPDATE, (term, v, prev, op), resend=True)
+
+    # ----- the peer's side ----------------------------------------------------------------
+    def on_update(self, src, f):
+        term, ver, prev, op = f.body
+        cup = self.cup
+        t = cup.table
+        if t is None:
+            cup.lobby.hello(src)
+            return
+        if term < t.term:
+            return  # an old master's: refused
+        if cup.is_master():
+            if term == t.term:
+                return  # our own term: a peer answering an old NEED of ours
+            cup.election.step_down(term)
+        if f.sender == t.master or term > t.term:
+            cup.election.heard_master()
+        if ver <= t.version:
+            mine = self.term_at(ver)
+            if mine is None or mine == term:
+                self.ack()  # a duplicate: acknowledge so the master stops resending
+            elif term > mine:
+                self.want_resync(src)
+            return
+        if ver == t.version + 1:
+            if prev != t.term:
+                if prev > t.term or term > t.term:
+                    self.want_resync(src)  # our last entry is not the one this op was built on
+                return
+            self.apply(op, term)
+            self.drain()
+            self.ack()
+            return
+        if ver - t.version <= AHEAD:
+            held = self.pending.get(ver)
+            if held is None or held[0] < term:
+                self.pending[ver] = (term, prev, op)
+        self.need(src)
+
+    def drain(self):
+        cup = self.cup
+        while cup.table is not None and self.pending:
+            t = cup.table
+            nxt = self.pending.pop(t.version + 1, None)
+            if nxt is None:
+                break
+            term, prev, op = nxt
+            if prev != t.term or term < t.term:
+                self.pending = {}
+                break
+            if not self.apply(op, term):
+                break
+        t = cup.table
+        if t is not None:
+            for v in [v for v in self.pending if v <= t.version]:
+                del self.pending[v]
+
+    def apply(self, op, term):
+        """Peer: apply the next op. False (and a resync) when our replica refuses it."""
+        cup = self.cup
+        t = cup.table
+        prev = t.term
+        try:
+            name, events, info = t.apply(op)
+        except OpError as e:
+            cup.errors["op"] = cup.errors.get("op", 0) + 1
+            cup.emit_local("internal", ("op", str(e)))
+            self.want_resync(cup.master_addr())
+            return False
+        if t.term != term:
+            # an op of another term than its frame said: our replica went its own way
+            cup.errors["op"] = cup.errors.get("op", 0) + 1
+            self.want_resync(cup.master_addr())
+            return False
+        self._keep(t.version, term, prev, op)
+        cup.applied(name, events, info, op)
+        return True
+
+    def need(self, src):
+        cup = self.cup
+        if cup.now - self.last_need >= NEED_MS and cup.table is not None:
+            self.last_need = cup.now
+            cup.send(src if src else cup.master_addr(), wire.NEED, (cup.table.version + 1,))
+
+    def want_resync(self, src):
+        """Our history conflicts with the current master's: ask for its state."""
+        self.resync = True
+        self.pending = {}
+        self.hello(src)
+
+    def hello(self, dest):
+        cup = self.cup
+        if cup.now - self.last_hello >= HELLO_MS // 3:
+            self.last_hello = cup.now
+            t = cup.table
+            cup.send(dest, wire.HELLO, (t.version if t is not None else 0,))
+
+    def ack(self):
+        cup = self.cup
+        t = cup.table
+        if t is not None and not cup.is_master() and cup.me is not None:
+            cup.send(cup.master_addr(), wire.ACK, (t.term, t.version))
+            self.last_ack = cup.now
+
+    def peer_tick(self, now):
+        due = self.last_ack + KEEPALIVE_MS
+        if now >= due:
+            self.ack()
+            due = now + KEEPALIVE_MS
+        if self.resync and now - self.last_hello >= HELLO_MS:
+            self.hello(self.cup.master_addr())
+        if self.pending and now - self.last_need >= NEED_MS:
+            self.need(self.cup.master_addr())
+        return due
+
+    def on_snap(self, src, f):
+        term, ver, part, parts, chunk = f.body
+        cup = self.cup
+        t = cup.table
+        if t is not None and (term, ver) <= (t.term, t.version) and not (self.resync and term >= t.term):
+            return
+        if not 1 <= parts <= 8 or part >= parts:
+            cup.errors["snapshot"] = cup.errors.get("snapshot", 0) + 1
+            return
+        p = self.parts
+        if p is None or (p[0], p[1]) < (term, ver) or p[2] != parts and (p[0], p[1]) == (term, ver):
+            p = self.parts = [term, ver, parts, {}]
+        elif (p[0], p[1]) != (term, ver):
+            return  # an older snapshot than the one being gathered
+        p[3][part] = chunk
+        if len(p[3]) < parts:
+            return
+        data = b"".join(p[3][i] for i in range(parts))
+        self.parts = None
+        try:
+            nt = Table.from_snapshot(data)
+        except OpError:
+            cup.errors["snapshot"] = cup.errors.get("snapshot", 0) + 1
+            return
+        if nt.term != term or nt.version != ver:
+            cup.errors["snapshot"] = cup.errors.get("snapshot", 0) + 1
+            return
+        cup.counts["resyncs"] += 1
+        self.reset()
+        cup.resynced(nt, data)
+        self.ack()
+

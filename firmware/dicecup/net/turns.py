@@ -1,0 +1,140 @@
+"""Play: every seat's action becomes an op on the master.
+
+A cup's own action goes to the master in an ACTION frame (resent until its effect
+shows); the master turns it into an op if it is the seat's turn and the action was
+made on the current version (an out-of-turn exact call that lost the race is stale).
+A bid may carry the reroll made right after it, so no other player can act between.
+The master itself plays the seats no cup plays -- bots, away and gone players --
+with the bots (dicecup/bots.py), from what those seats know (the engine's view).
+"""
+import struct
+
+from .. import bots
+from ..engine import BANK_OR_ROLL, ROLL
+from ..engine.actions import kind
+from . import table as tbl
+from . import wire
+from .table import OpError, PLAYING
+from .timing import THINK_MS
+
+
+class Turns:
+    def __init__(self, cup):
+        self.cup = cup
+        self.on = -1      # the version a stand-in bot is thinking on
+        self.due = None   # when it acts
+
+    # ----- this cup's own seat ----------------------------------------------------------
+    def play(self, seat, action, extra=b"", then=None, then_extra=b""):
+        cup = self.cup
+        if cup.is_master():
+            if then is not None:
+                self.act_for(seat, then, then_extra, bid=action)
+            else:
+                self.act_for(seat, action, extra)
+            return
+        if then is not None:
+            extra = struct.pack(">I", then) + then_extra
+        cup.seat_input(wire.ACTION, (seat, action, cup.table.version, extra))
+
+    # ----- the master -------------------------------------------------------------------
+    def act_for(self, seat, action, extra=b"", bid=None):
+        """Master: an action for a seat it plays or holds; a reroll waits for a witness
+        (with the bid it was made with, if any)."""
+        cup = self.cup
+        try:
+            if kind(action) == "reroll":
+                if not extra:
+                    if seat not in cup.hidden.held:
+                        raise OpError("reroll-not-allowed")
+                    extra = cup.hidden.reroll_for_held(seat, action)
+                cup.rolls.reroll(seat, action, extra, bid)
+            else:
+                cup.sync.commit(tbl.op_act(seat, action))
+        except OpError as e:
+            cup.rejected(seat, action, str(e).split(": ")[-1])
+
+    def on_action(self, src, f):
+        cup = self.cup
+        if not cup.is_master():
+            return
+        seat, action, base, extra = f.body
+        t = cup.table
+        if seat >= len(t.seats) or t.seats[seat] != f.sender or t.game is None:
+            cup.send(src, wire.REJECT, (base, b"not-your-seat"))
+            return
+        if base != t.version:
+            # a later copy of an action already applied, or a call that lost the race
+            for e in cup.sync.history:
+                if e[0] > base and e[3] == tbl.op_act(seat, action, extra):
+                    return
+            if kind(action) == "exact":
+                cup.counts["races"] += 1
+            cup.send(src, wire.REJECT, (base, b"stale"))
+            return
+        if cup.rolls.busy():
+            return  # a reroll of the last bet waits for its witness: it came first
+        then = None
+        if kind(action) == "bid" and len(extra) >= 4:  # a bid with the reroll right after it
+            then = struct.unpack(">I", extra[:4])[0]
+            extra, rextra = b"", extra[4:]
+        try:
+            cup.sync.commit(tbl.op_act(seat, action, self._witness(action, extra)))
+            if then is not None:
+                cup.sync.commit(tbl.op_act(seat, then, self._witness(then, rextra)))
+        except OpError as e:
+            code = str(e).split(": ")[-1]
+            cup.counts["rejects"] += 1
+            cup.send(src, wire.REJECT, (base, code.encode()[:40]))
+
+    def _witness(self, action, extra):
+        """A cup's reroll gets the master's fresh nonce as its witness (the master has
+        no dice in that roll)."""
+        if kind(action) != "reroll":
+            return extra
+        return self.cup.random_bytes(16) + extra
+
+    def master_tick(self, now):
+        """The master's bots play the seats no cup plays."""
+        cup = self.cup
+        t = cup.table
+        g = t.game
+        if g is None or t.phase != PLAYING or cup.rolls.busy():
+            return None
+        seat = g.to_act()
+        if seat is None or not t.bot_plays(seat):
+            return None
+        if self.on != t.version:
+            self.on = t.version
+            self.due = now + THINK_MS
+        if self.due is None or now < self.due:
+            return self.due
+        self.due = now + THINK_MS  # thinks again if what it does changes nothing
+        v = g.view(seat, cup.hidden.held_hand(seat))
+        a = bots.act(v, cup.rng)
+        if a is None:
+            return self.due
+        if kind(a) == "roll":
+            if g.need() in (ROLL, BANK_OR_ROLL):
+                cup.rolls.start(seat, cup.random_bytes(16))
+            return now
+        then = bots.reroll(v, a, cup.rng) if kind(a) == "bid" and seat in cup.hidden.held else None
+        if then is not None:
+            self.act_for(seat, then, bid=a)
+        else:
+            self.act_for(seat, a)
+        return now
+
+    def on_auto(self, src, f):
+        """Master: a cup says its own bot plays its seat now (or its player again)."""
+        cup = self.cup
+        if not cup.is_master():
+            return
+        mid, on = f.body
+        t = cup.table
+        if mid != f.sender or mid >= len(t.members):
+            return
+        flags = t.members[mid].flags
+        want = flags | tbl.AUTO if on else flags & ~tbl.AUTO
+        if want != flags:
+            cup.sync.commit(tbl.op_flags(mid, want))
