@@ -62,6 +62,8 @@ class Autoplayer:
         if self.thinking != version:
             self.thinking = version
             self.act_at = now + self.think_ms
+            if self.player:
+                cup.touch()   # a player thinking handles the cup: it is theirs to play
         if now < self.act_at:
             return self.act_at if due is None or self.act_at < due else due
         self.decided = version

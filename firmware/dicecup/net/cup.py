@@ -2,7 +2,7 @@
 
     cup = Cup(addr, store, random_bytes, name)
     cup.listen(SerialLog(sys.stdout.write, cup))   # events out (dicecup/events.py)
-    cup.create(table_id, code, "perudo", opts)     # become master of a new table
+    cup.create(table_id, code, rules, opts)        # become master of a new table
     cup.join(table_id, code)                       # or join one heard in a beacon
     pump(cup, radio, now_ms)                       # frames in, tick, frames out (net/pump.py)
     cup.wants_shake() / cup.shake(entropy)         # shakes in
@@ -229,7 +229,7 @@ class Cup:
             self.seat_part.refused(action, code)
 
     # ----- the lobby ----------------------------------------------------------------------
-    def create(self, tid, code, rules="perudo", opts=0):
+    def create(self, tid, code, rules, opts=0):
         """Become the master of a new table; `code` is what joiners type in."""
         self.lobby.create(tid, code, rules, opts)
 

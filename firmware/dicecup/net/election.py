@@ -118,7 +118,7 @@ class Election:
         self.heard_master()  # the master, or a candidate whose master op is on its way
         if ver > t.version:
             cup.sync.need(src)
-        if cup.now - cup.sync.last_ack >= KEEPALIVE_MS // 2:
+        if cup.now - cup.sync.last_ack >= KEEPALIVE_MS:
             cup.send(src, wire.ACK, (t.term, t.version))
             cup.sync.last_ack = cup.now
 

@@ -152,6 +152,9 @@ class Lobby:
         if self.joining is not None:
             if now - self.joining[4] >= JOIN_MS:
                 tid, code, nonce, maddr, _ = self.joining
+                heard = self.heard.get(tid)
+                if heard is not None:
+                    maddr = heard[0]   # the table's master now (it may have changed since)
                 self.joining = (tid, code, nonce, maddr, now)
                 self._send_join()
             return self.joining[4] + JOIN_MS

@@ -197,6 +197,8 @@ class Rolls:
         self.rolls = {}
 
     def on_op(self, name, info):
+        if name in ("roll", "act", "start", "master", "flags") and self.wants() == "roll":
+            self.cup.emit_local("shake", ("roll",))   # my turn to roll: shaking rolls
         if name == "roll":
             self.rolls = {}
             if self.kept is not None:

@@ -34,6 +34,7 @@ class Sync:
         self.last_retx = 0
         self.last_need = -NEED_MS
         self.last_ack = -KEEPALIVE_MS
+        self.ack_due = False
         self.last_hello = -HELLO_MS
 
     # ----- the history --------------------------------------------------------------
@@ -70,6 +71,7 @@ class Sync:
         self._keep(t.version, t.term, prev, op)
         cup.send(BROADCAST, wire.UPDATE, (t.term, t.version, prev, op))
         self.last_retx = cup.now
+        cup.election.last_heart = cup.now  # an update says "alive" as well as a heartbeat
         cup.applied(name, events, info, op)
 
     def master_tick(self, now):
@@ -256,16 +258,22 @@ class Sync:
             cup.send(dest, wire.HELLO, (t.version if t is not None else 0,))
 
     def ack(self):
+        """Acknowledge what we hold: once, at the end of this step, however many
+        updates it brought (net/pump.py ticks the cup right after the frames)."""
+        self.ack_due = True
+
+    def _send_ack(self):
         cup = self.cup
         t = cup.table
+        self.ack_due = False
         if t is not None and not cup.is_master() and cup.me is not None:
             cup.send(cup.master_addr(), wire.ACK, (t.term, t.version))
             self.last_ack = cup.now
 
     def peer_tick(self, now):
         due = self.last_ack + KEEPALIVE_MS
-        if now >= due:
-            self.ack()
+        if self.ack_due or now >= due:
+            self._send_ack()
             due = now + KEEPALIVE_MS
         if self.resync and now - self.last_hello >= HELLO_MS:
             self.hello(self.cup.master_addr())

@@ -90,7 +90,7 @@ class Table:
         self.master = 0
         self.members = []
         self.seats = []
-        self.rules = "perudo"
+        self.rules = RULES[0]      # until the lobby's rules op (the table never plays on it)
         self.opts = 0
         self.phase = LOBBY
         self.game = None
