@@ -48,31 +48,17 @@ class SerialLog:
             return
         w = self.write
         cup = self.cup
-        w('{"k":"')
-        w(ev.kind)
-        w('","tb":')
-        w(str(ev.table))
-        w(',"tm":')
-        w(str(ev.term))
-        w(',"v":')
-        w(str(ev.version))
+        me = cup.me if cup.me is not None else -1
         if ev.scope == LOCAL:
-            w(',"boot":')
-            w(str(cup.boot))
-            w(',"n":')
+            w('{"k":"%s","tb":%d,"tm":%d,"v":%d,"boot":%d,"n":%d,"t":%d,"cup":%d' % (
+                ev.kind, ev.table, ev.term, ev.version, cup.boot, ev.index, ev.t, me))
         else:
-            w(',"i":')
-        w(str(ev.index))
-        w(',"t":')
-        w(str(ev.t))
-        w(',"cup":')
-        w(str(cup.me if cup.me is not None else -1))
+            w('{"k":"%s","tb":%d,"tm":%d,"v":%d,"i":%d,"t":%d,"cup":%d' % (
+                ev.kind, ev.table, ev.term, ev.version, ev.index, ev.t, me))
         names = ev.names()
         values = ev.values
         for i in range(len(names)):
-            w(',"')
-            w(names[i])
-            w('":')
+            w(',"%s":' % names[i])
             v = values[i]
             if v is None and names[i] == "state" and cup.table is not None:
                 v = cup.table.digest_of()

@@ -163,6 +163,45 @@ def micropython_section(out, quick=False):
         worst, max(f["state"] for f in rows.values())))
 
 
+def logheap(mode, lines):
+    """Run upy/logheap.py in the 32-bit frozen MicroPython; its mem_info, or None when
+    it ran out of memory."""
+    from . import fw32
+    res = fw32.run([UPY / "logheap.py", mode, str(lines)], timeout=1800)
+    if res.returncode != 0:
+        return None
+    return fw32.mem_info(res.stdout)
+
+
+def fw32_section(out, quick=False):
+    from . import fw32
+    why = fw32.check()
+    if why:
+        print("== 32-bit frozen MicroPython: not measured (%s)" % why)
+        return
+    print("== Serial log on the 32-bit MicroPython with the firmware frozen in (-X heapsize=%s): a master"
+          " with 5 bots" % mpy.ESP32_HEAP)
+    res = {}
+    for mode, what in (("stream", "the log written in pieces (now)"), ("list", "a list of characters per line (before)")):
+        m = logheap(mode, 1000)
+        res[mode] = m and {"free": m["free"], "max_free": m["max_free"]}
+        print("  after 1,000 lines, %-40s free %6s B, largest free block %5s B" % (
+            what, m and m["free"], m and m["max_free"]))
+    long = 3000 if quick else 10000
+    for mode in ("stream", "list"):
+        m = logheap(mode, long)
+        res["%s_%d" % (mode, long)] = m and m["max_free"]
+        print("  %s writer, %d lines: %s" % (mode, long, "ran out of memory (MemoryError)" if m is None else
+                                               "fine, largest free block %d B" % m["max_free"]))
+    out["log_heap_32bit"] = res
+    r = fw32.run([UPY / "tagrate.py"])
+    figs = {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", r.stdout.decode())}
+    if figs:
+        print("  HMAC-SHA256 tags per second: %d with the key's pads kept, %d making them per frame (%.1fx);"
+              " an ESP32 is roughly 20x slower" % (figs["kept"], figs["fresh"], figs["kept"] / figs["fresh"]))
+        out["tags_per_s_32bit"] = figs
+
+
 def main(argv=None):
     quick = "--quick" in (argv or sys.argv[1:])
     out = {}
@@ -170,6 +209,7 @@ def main(argv=None):
     micropython_section(out, quick)
     from . import bench_net
     bench_net.net_section(out, quick)
+    fw32_section(out, quick)
     path = mpy.ROOT / "build" / "bench.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=1))

@@ -84,7 +84,6 @@ class Cup:
         self.out = []               # (dest, frame): what to put on air
         self.dead = False
         self.table = None           # our replica of the table (net/table.py)
-        self.me = None              # our member id
         self.role = self.NONE
         self.bus = Bus()
         self.budget = Budget()
@@ -93,7 +92,7 @@ class Cup:
         self.flash = Flash(store)
         self.boot = self.flash.boot()
         self.keys = self.Keys(self.flash, self.boot)
-        self.me = self.keys.restore()          # a member that rebooted rejoins from flash
+        self.me = self.keys.restore()          # our member id: a member that rebooted rejoins from flash
         self.rejoin = self.me is not None
         self.lobby = self.Lobby(self)
         self.sync = self.Sync(self)
@@ -102,6 +101,12 @@ class Cup:
         self.rolls = self.Rolls(self)
         self.turns = self.Turns(self)
         self.seat_part = self.Seat(self)
+        # what a tick runs, by role and whether a game is on
+        self._master_lobby = (self.election.master_tick, self.lobby.master_tick, self.sync.master_tick)
+        self._master_play = self._master_lobby + (self.rolls.master_tick, self.hidden_master_tick,
+                                                  self.turns.master_tick)
+        self._peer_lobby = (self.sync.peer_tick, self.election.peer_tick)
+        self._peer_play = self._peer_lobby + (self.rolls.peer_tick, self.hidden.peer_tick)
         self._handlers = {
             wire.BEACON: self.lobby.on_beacon,
             wire.JOIN: self.lobby.on_join,
@@ -398,13 +403,9 @@ class Cup:
             return self.election.candidate_tick(now)
         due = None
         if role == self.MASTER:
-            parts = (self.election.master_tick, self.lobby.master_tick, self.sync.master_tick)
-            if t.game is not None and t.phase == tbl.PLAYING:
-                parts += (self.rolls.master_tick, self.hidden_master_tick, self.turns.master_tick)
+            parts = self._master_play if t.game is not None and t.phase == tbl.PLAYING else self._master_lobby
         else:
-            parts = (self.sync.peer_tick, self.election.peer_tick)
-            if t.game is not None:
-                parts += (self.rolls.peer_tick, self.hidden.peer_tick)
+            parts = self._peer_play if t.game is not None else self._peer_lobby
         for fn in parts:
             d = fn(now)
             if self.table is not t or self.role != role:

@@ -107,10 +107,8 @@ class Table:
 
     # ----- questions ---------------------------------------------------------------
     def seat_of(self, member):
-        for s in range(len(self.seats)):
-            if self.seats[s] == member:
-                return s
-        return -1
+        seats = self.seats
+        return seats.index(member) if member in seats else -1
 
     def member_of(self, seat):
         return self.members[self.seats[seat]]
