@@ -97,17 +97,13 @@ class Event:
 
     def get(self, name, default=None):
         names = KINDS[self.kind]
-        for i in range(len(names)):
-            if names[i] == name:
-                return self.values[i]
-        return default
+        return self.values[names.index(name)] if name in names else default
 
     def __getitem__(self, name):
         names = KINDS[self.kind]
-        for i in range(len(names)):
-            if names[i] == name:
-                return self.values[i]
-        raise KeyError(name)
+        if name not in names:
+            raise KeyError(name)
+        return self.values[names.index(name)]
 
     def fields(self):
         """[(name, value), ...] in the table's order."""

@@ -93,7 +93,6 @@ class Cup:
         self.boot = self.flash.boot()
         self.keys = self.Keys(self.flash, self.boot)
         self.me = self.keys.restore()          # our member id: a member that rebooted rejoins from flash
-        self.rejoin = self.me is not None
         self.lobby = self.Lobby(self)
         self.sync = self.Sync(self)
         self.election = self.Election(self)
