@@ -10,13 +10,55 @@ REVIVE_MS = (2000, 5000)
 KILL_OPS = (4, 60)   # the master dies after this many more ops of play (a random moment)
 
 
+WHO = ("master", "peer", "half")
+
+
+def parse_partition(text):
+    """`WHO:MS@AT` -> (who, ms, at); ValueError with a message a user can act on."""
+    try:
+        who, rest = text.split(":", 1)
+        ms, at = rest.split("@", 1)
+        ms, at = int(ms), int(at)
+    except ValueError:
+        raise ValueError("--partition %r: write WHO:MS@AT, e.g. master:5000@20000" % text)
+    if who not in WHO:
+        raise ValueError("--partition %r: WHO is one of %s" % (text, ", ".join(WHO)))
+    if ms <= 0 or at < 0:
+        raise ValueError("--partition %r: MS must be > 0 and AT >= 0" % text)
+    return who, ms, at
+
+
+def cut_off(c, who):
+    """The cups (indices) a partition of `who` cuts off from the rest, now."""
+    on = [sc.i for sc in c.cups if sc.on]
+    m = c.master()
+    master = m.i if m is not None else on[0]
+    if who == "master":
+        return [master]
+    if who == "peer":
+        return [[i for i in on if i != master][-1]]
+    side = [master] + [i for i in on if i != master][:(len(on) - 1) // 2]
+    return side
+
+
+def _partition(c, who, ms, log):
+    side = cut_off(c, who)
+    c.medium.partition([[c.cups[i].addr for i in side]])
+    log.append((c.clock.now, who, side))
+    c.clock.call_later(ms, c.medium.heal)
+
+
 def play_one(cups, rules, options, seed, loss=0.0, dup=0.0, reorder=0.0, kill_master=False, bots=0,
-             latency_ms=5, cup_classes=None, shake_ms=0, players=None, record=False, waits=None):
-    """Play game `seed`; returns (cluster, facts dict)."""
+             latency_ms=5, cup_classes=None, shake_ms=0, players=None, record=False, waits=None, partitions=()):
+    """Play game `seed`; returns (cluster, facts dict). `partitions`: (who, ms, at) --
+    cut `who` off for `ms` at `at` ms after the game starts."""
     c = Cluster(cups, rules, options, seed=seed, loss=loss, dup=dup, reorder=reorder, bots=bots,
                 latency_ms=latency_ms, cup_classes=cup_classes, shake_ms=shake_ms, players=players,
                 record=record, waits=waits)
     c.setup()
+    cuts = []
+    for who, ms, at in partitions:
+        c.clock.call_later(at, _partition, c, who, ms, cuts)
     if kill_master:
         r = random.Random(seed ^ 0x5EED)
         host = c.cups[0].cup
@@ -30,7 +72,7 @@ def play_one(cups, rules, options, seed, loss=0.0, dup=0.0, reorder=0.0, kill_ma
                 c.run(down_for, c.finished)
                 victim.power_on()
     finished = c.run(GAME_LIMIT_MS - c.clock.now, c.finished)
-    return c, {"finished": bool(finished), "failovers": len(_public(c, ("master",)))}
+    return c, {"finished": bool(finished), "failovers": len(_public(c, ("master",))), "partitions": cuts}
 
 
 def _public(c, kinds):
@@ -80,7 +122,7 @@ SUMMARY = ("games", "finished", "consistent", "races", "failovers", "frames", "d
 
 
 def run_batch(cups, rules, options, games, seed, loss=0.0, kill_master=False, bots=0, game_index=None,
-              trace=None, report=None, shake_ms=0):
+              trace=None, report=None, shake_ms=0, partitions=()):
     """Play and check games; returns the summary dict."""
     dup = loss / 5 if loss else 0.0
     reorder = loss / 3 if loss else 0.0
@@ -88,11 +130,12 @@ def run_batch(cups, rules, options, games, seed, loss=0.0, kill_master=False, bo
     indices = [game_index] if game_index is not None else range(games)
     for i in indices:
         s = seed + i
-        c, facts = play_one(cups, rules, options, s, loss, dup, reorder, kill_master, bots, shake_ms=shake_ms)
+        c, facts = play_one(cups, rules, options, s, loss, dup, reorder, kill_master, bots, shake_ms=shake_ms,
+                            partitions=partitions)
         ok, reasons = check_game(c)
         counts = game_counts(c)
         raced = counts["races"] > 0
-        if ok and not kill_master and not raced and loss:
+        if ok and not kill_master and not partitions and not raced and loss:
             ref, _ = play_one(cups, rules, options, s, bots=bots, shake_ms=shake_ms)
             ref_states = [sc.cup.table.snapshot() for sc in ref.cups if sc.on]
             if ref_states and ref_states[0] != c.cups[0].cup.table.snapshot():
