@@ -64,6 +64,8 @@ KINDS = {
     "snapshot": ("hex", "state"),
     # local
     "link": ("up",),                      # the radio link to the table: lost (False) / back (True)
+    "quorum": ("ok",),                    # waiting for the table (False: no majority of its cups
+                                          # can be reached, so nothing is decided) / going on again
     "shake": ("what",),                   # waiting for this cup to be shaken: round, reroll, roll
     "remind": ("what",),                  # the player has been waited for a while: shake, act
     "rejected": ("action", "code"),       # this cup's input was refused, with the engine's code
@@ -73,7 +75,7 @@ KINDS = {
     "committed": ("what", "digest"),      # my commitment went out
 }
 
-SCOPES = {"link": LOCAL, "shake": LOCAL, "remind": LOCAL, "rejected": LOCAL, "internal": LOCAL,
+SCOPES = {"link": LOCAL, "quorum": LOCAL, "shake": LOCAL, "remind": LOCAL, "rejected": LOCAL, "internal": LOCAL,
           "snapshot": LOCAL, "dice": PRIVATE, "committed": PRIVATE}
 
 

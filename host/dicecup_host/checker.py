@@ -90,7 +90,7 @@ def _ops_on_air(trace):
     """(time, version, op) of every UPDATE put on air, first sending only, in order."""
     seen = {}
     for when, f in _sent(trace, wire.UPDATE):
-        term, v, prev, op = f.body
+        lead, v, term, prev, commit, op = f.body
         if (term, v, op) not in seen:
             seen[(term, v, op)] = when
     return sorted((t, v, op) for (term, v, op), t in seen.items())

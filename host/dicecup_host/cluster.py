@@ -179,8 +179,10 @@ class Cluster:
         self.cups[0].flush()
 
     def finished(self):
+        """Every live cup has the game over, and has shown it (its last op committed)."""
         live = [c for c in self.cups if c.on and c.cup.table is not None]
-        return bool(live) and all(c.cup.table.phase == tbl.DONE for c in live)
+        return bool(live) and all(c.cup.table.phase == tbl.DONE and c.cup.sync.shown == c.cup.table.version
+                                  for c in live)
 
     def play(self, limit_ms=3_600_000):
         self.setup()

@@ -192,7 +192,7 @@ def test_frames_from_another_table_and_replayed_frames_are_refused():
     other = wire.encode(wire.ACTION, c.tid, 0, 10**6, 0, (0, 0x1B, 0, b""), wire.table_key(c.tid, "0000", b"x" * 8))
     victim.on_frame(c.cups[2].addr, other, c.clock.now)
     assert victim.errors.get("bad-tag", 0) >= 1
-    foreign = wire.encode(wire.HEART, 0x7777, 0, 10**6, 0, (9, 999, 0), wire.table_key(0x7777, "1", b"y" * 8))
+    foreign = wire.encode(wire.HEART, 0x7777, 0, 10**6, 0, (9, 999, 990, 0), wire.table_key(0x7777, "1", b"y" * 8))
     victim.on_frame(c.cups[2].addr, foreign, c.clock.now)
     assert victim.errors.get("foreign-table", 0) == 1
     # replay a frame the master really sent earlier

@@ -125,6 +125,8 @@ class Cup:
             wire.ROLLC: self.rolls.on_rollc,
             wire.WITNESS: self.rolls.on_witness,
             wire.ROLLR: self.rolls.on_rollr,
+            wire.VOTE_REQ: self.election.on_vote_req,
+            wire.VOTE: self.election.on_vote,
         }
 
     # ----- roles ------------------------------------------------------------------------
@@ -136,12 +138,16 @@ class Cup:
         self.sync.acks = {}
         self.seat_part.clear()   # what we sent the old master is void: decide again
 
-    def become_peer(self):
+    def become_peer(self, forget=True):
+        """Stop leading. `forget=False` keeps what only the master knew of the round (its
+        contribution, the bots' dice): it may well be elected again at once."""
         self.role = self.PEER
         self.sync.acks = {}
+        self.sync.new_leader()
         self.seat_part.clear()
-        self.hidden.reset_master()
-        self.rolls.reset()
+        if forget:
+            self.hidden.reset_master()
+            self.rolls.reset()
 
     def master_addr(self):
         t = self.table
@@ -200,21 +206,31 @@ class Cup:
         self.emit_local(kind, values, PRIVATE)
 
     def applied(self, name, events, info, op):
-        """An op was applied to our replica: its public events out, then every part's
-        own follow-up."""
+        """An op was applied to our replica: every part's own follow-up now; its public
+        events wait until the table has committed it (net/sync.py)."""
+        t = self.table
         bus = self.bus
         if bus.listeners and bus.wanted(PUBLIC):
-            tid, term, ver = self._meta()
-            i = 0
-            for e in events:
-                bus.emit(Event(e[0], e[1:], tid, term, ver, i, self.now))
-                i += 1
-            bus.emit(Event("op", (name, op, None), tid, term, ver, i, self.now))
+            self.sync.hold(t.version, name, events, op, t.digest_of())
         if name == "master" and info["master"] != self.me and self.role in (self.MASTER, self.CANDIDATE):
             self.become_peer()
         self.hidden.on_op(name, info)
         self.rolls.on_op(name, info)
         self.seat_part.on_op(name, info)
+
+    def show(self, version, name, events, op, state):
+        """A committed op's public events, to the listeners (`state`: the replica's
+        fingerprint right after the op)."""
+        bus = self.bus
+        tid = self.keys.tid or 0
+        term = self.sync.term_at(version) if self.table is not None else 0
+        if term is None:
+            term = self.table.term
+        i = 0
+        for e in events:
+            bus.emit(Event(e[0], e[1:], tid, term, version, i, self.now))
+            i += 1
+        bus.emit(Event("op", (name, op, state), tid, term, version, i, self.now))
 
     def resynced(self, table, data):
         """A snapshot replaced our replica."""
@@ -398,11 +414,10 @@ class Cup:
         if t is None:
             return self.lobby.tick(now)
         role = self.role
-        if role == self.CANDIDATE:
-            return self.election.candidate_tick(now)
         due = None
         if role == self.MASTER:
-            parts = self._master_play if t.game is not None and t.phase == tbl.PLAYING else self._master_lobby
+            playing = t.game is not None and t.phase == tbl.PLAYING and self.election.leading()
+            parts = self._master_play if playing else self._master_lobby
         else:
             parts = self._peer_play if t.game is not None else self._peer_lobby
         for fn in parts:

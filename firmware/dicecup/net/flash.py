@@ -11,6 +11,8 @@ in one place:
               of each generation still needed (the current one, and a Bluff reroll's
               fresh one until the master has taken it)
     roll      roll id(4) root(16)     a Dix mille roll committed but not yet revealed
+    vote      term(2) voted for(1)    the election term this cup is in, and its vote in it
+              (0xFF: none): a cup that reboots never votes twice in one term
 """
 
 
@@ -44,10 +46,21 @@ class Flash:
             return None
         return _u16(t, 0), t[2], bytes(t[3:11]), bytes(t[11:]).decode()
 
+    def put_vote(self, term, voted):
+        self.store.put("vote", bytes((term >> 8 & 0xFF, term & 0xFF, 0xFF if voted is None else voted)))
+
+    def vote(self):
+        """(term, voted for or None); (0, None) on a fresh cup."""
+        v = self.store.get("vote")
+        if not v or len(v) != 3:
+            return 0, None
+        return _u16(v, 0), None if v[2] == 0xFF else v[2]
+
     def forget_table(self):
         self.store.delete("table")
         self.store.delete("secret")
         self.store.delete("roll")
+        self.store.delete("vote")
 
     # ----- the round's secrets ----------------------------------------------------
     def put_secret(self, round_no, roots):

@@ -70,6 +70,7 @@ class HiddenDice:
         self.held_next = {}    # seat -> a held seat's reroll root, until the reroll is applied
         self.opened_at = 0
         self.called_at = 0
+        self.called_v = 0      # the version of the call: roots go out only once a majority holds it
         s = cup.flash.secret()
         if s is not None:
             self.round_no, self.roots = s
@@ -230,6 +231,8 @@ class HiddenDice:
                     return now
             return self.opened_at + cup.waits["commit_ms"] + 1
         if need == REVEAL:
+            if cup.sync.committed < self.called_v:
+                return self.called_at + REVEAL_MS + 1   # the call first counts, then the roots
             for s in self.held:
                 self.reveals[s] = self.held[s]
             mine = self.mine()
@@ -321,8 +324,8 @@ class HiddenDice:
             if now - self.last_commit >= RESEND_MS:
                 self._send_commit(seat, fair.seat_digest(self.roots[0][1], 0, g.dice[seat]))
             return self.last_commit + RESEND_MS
-        if need == REVEAL:
-            root = self.my_root()
+        if need == REVEAL and cup.sync.committed >= self.called_v:
+            root = self.my_root()   # only against a call a majority holds: it cannot be taken back
             if root is not None:
                 if now - self.last_reveal >= RESEND_MS:
                     self.last_reveal = now
@@ -356,6 +359,7 @@ class HiddenDice:
                     self.held[s] = self.held_next.pop(s)
             if g is not None and g.need() == REVEAL:
                 self.called_at = cup.now
+                self.called_v = t.version
         elif name in ("settle", "restart"):
             self.roots = []
             self.round_no = -1
@@ -368,4 +372,8 @@ class HiddenDice:
             cup.flash.forget_secret()
 
     def resynced(self):
+        t = self.cup.table
+        if t.game is not None and t.game.need() == REVEAL:
+            self.called_at = self.cup.now
+            self.called_v = t.version
         self._refresh()

@@ -35,6 +35,9 @@ class Lobby:
         cup.flash.put_table(tid, 0, salt, code)
         cup.flash.forget_secret()
         cup.flash.forget_roll()
+        cup.election.new_table()
+        cup.election.leader = 0
+        cup.election.majority_at = cup.now
         cup.table = Table()
         cup.become_master()
         cup.sync.commit(tbl.op_join(0, cup.addr, cup.name))
@@ -132,6 +135,7 @@ class Lobby:
         cup.flash.put_table(tid, mid, salt, code)
         cup.flash.forget_secret()
         cup.flash.forget_roll()
+        cup.election.new_table()
         cup.table = None
         self.master_hint = maddr
         self.hello(maddr)

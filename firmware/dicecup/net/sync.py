@@ -1,16 +1,22 @@
-"""Replication and resends: the master's ops reach every cup, in order, once.
+"""Replication and resends: the master's ops reach every cup, in order, once, and count
+once a majority of the table's cups holds them.
 
 The master applies each op to its own replica and broadcasts it as an UPDATE carrying
-its term, its version and the term of the version before it; it resends what a
-present cup has not acknowledged. A cup applies UPDATEs in version order: it drops
-duplicates, keeps a few early ones (at most AHEAD) and asks for what it missed (NEED,
-answered from any cup's recent history), and takes a snapshot when too far behind.
+its term, its version, the term of the version before it and the highest version
+*committed* -- held by a majority of the table's cups (net/election.py `voters`). It
+resends what a present cup has not acknowledged. A cup applies UPDATEs in version
+order: it drops duplicates, keeps a few early ones (at most AHEAD) and asks for what
+it missed (NEED, answered from any cup's recent history), and takes a snapshot when
+too far behind.
 
 Terms keep one history: an op is applied only on top of the entry it was built on
 (same version, same term). A cup whose last entries came from an older master than
-the one now sending -- a dead master's last op that the new master never had --
-drops its state for the current master's snapshot rather than stacking the new ops
-on top. Updates and snapshots older than the cup's own term are refused.
+the one now leading -- a dead or cut-off master's ops that never reached a majority --
+drops its state for the leader's snapshot rather than stacking the new ops on top.
+Updates and snapshots are taken only from the leader of the cup's current term.
+
+An op's events go out to the listeners only once it is committed, so no screen and no
+log ever shows a move that a failover later takes back.
 
 Every resend goes through the cup's frame budget (net/budget.py) and is rate-limited
 per cup asking, so a lossy table cannot grow into a storm.
@@ -20,17 +26,24 @@ from .table import OpError, Table
 from .timing import AHEAD, ANSWER, HELLO_MS, HISTORY, KEEPALIVE_MS, NEED_MS, RESENDS, RETX_MS, SNAP_CHUNK, SNAP_MS
 from .transport import BROADCAST
 
+UNSHOWN = 64   # applied ops whose events wait for the commit, at most (then: a snapshot)
+
 
 class Sync:
     def __init__(self, cup):
         self.cup = cup
         self.history = []     # (version, term, term before, op): the last HISTORY ops applied here
-        self.pending = {}     # version -> (term, prev term, op): early ops, at most AHEAD ahead
-        self.acks = {}        # master: member -> version it acknowledged in our term
+        self.pending = {}     # version -> (term, prev term, op): our leader's early ops, at most AHEAD ahead
+        self.acks = {}        # master: member -> version it holds of our term's history
         self.answered = {}    # member -> when its last NEED was answered
         self.snapped = {}     # member -> when it was last sent a snapshot
         self.parts = None     # an incoming snapshot: [term, version, parts, {index: chunk}]
         self.resync = False   # our last entries conflict with the master's: waiting for its snapshot
+        self.committed = 0    # the highest version a majority holds (as far as we know)
+        self.matched = 0      # peer: the highest version known to be the leader's too
+        self.unshown = []     # (version, name, events, op, state): applied, events not yet out
+        self.shown = 0        # the highest version whose events went out
+        self.commit_due = False   # master: the commit moved, tell the table
         self.last_retx = 0
         self.last_need = -NEED_MS
         self.last_ack = -KEEPALIVE_MS
@@ -54,12 +67,51 @@ class Sync:
         if len(h) > HISTORY:
             h.pop(0)
 
-    def reset(self):
-        """A new replica (a snapshot, or none): nothing pending, no history to offer."""
+    def reset(self, version=0):
+        """A new replica (a snapshot at `version`, or none): nothing pending, no history
+        to offer, nothing left to show from before it."""
         self.history = []
         self.pending = {}
         self.parts = None
         self.resync = False
+        self.unshown = []
+        self.shown = version
+        self.matched = version
+        if self.committed > version:
+            self.committed = version
+
+    def new_leader(self):
+        """Another leader: what we hold beyond the commit is not known to be its, and
+        the early ops we kept were the old one's."""
+        if self.matched > self.committed:
+            self.matched = self.committed
+        self.pending = {}
+
+    # ----- events out, once committed -------------------------------------------------
+    def hold(self, version, name, events, op, state):
+        """An op was applied: its events wait for the commit."""
+        self.unshown.append((version, name, events, op, state))
+        if len(self.unshown) > UNSHOWN:
+            self.unshown.pop(0)
+
+    def learn(self, commit):
+        """The table has committed up to `commit`: show the events of what we hold of it."""
+        if commit > self.matched:
+            commit = self.matched
+        if commit <= self.committed:
+            return
+        self.committed = commit
+        self._show()
+
+    def _show(self):
+        cup = self.cup
+        while self.unshown and self.unshown[0][0] <= self.committed:
+            version, name, events, op, state = self.unshown.pop(0)
+            if version > self.shown:
+                self.shown = version
+                cup.show(version, name, events, op, state)
+        if self.committed > self.shown:
+            self.shown = self.committed   # nobody listens: nothing was held, all the same shown
 
     # ----- the master's side ----------------------------------------------------------
     def commit(self, op):
@@ -69,15 +121,34 @@ class Sync:
         prev = t.term
         name, events, info = t.apply(op)
         self._keep(t.version, t.term, prev, op)
-        cup.send(BROADCAST, wire.UPDATE, (t.term, t.version, prev, op))
+        self.matched = t.version
+        cup.send(BROADCAST, wire.UPDATE, (t.term, t.version, t.term, prev, self.committed, op))
         self.last_retx = cup.now
         cup.election.last_heart = cup.now  # an update says "alive" as well as a heartbeat
         cup.applied(name, events, info, op)
+        self.advance()
 
-    def master_tick(self, now):
-        """Resend what each lagging present cup needs next, a few ops at a time."""
+    def advance(self):
+        """Master: the highest version of our term a majority holds is committed."""
         cup = self.cup
         t = cup.table
+        voters = cup.election.voters()
+        need = len(voters) // 2 + 1
+        held = [t.version if m == cup.me else self.acks.get(m, 0) for m in voters]
+        held.sort()
+        c = held[len(held) - need] if len(held) >= need else 0
+        if c > self.committed and self.term_at(c) == t.term:
+            self.committed = c
+            self.commit_due = True
+            self._show()
+
+    def master_tick(self, now):
+        """Say a new commit at once; resend what each lagging present cup needs next."""
+        cup = self.cup
+        t = cup.table
+        if self.commit_due:
+            self.commit_due = False
+            cup.election.heartbeat()
         if now - self.last_retx < RETX_MS:
             return self.last_retx + RETX_MS
         behind = []
@@ -96,20 +167,25 @@ class Sync:
                     want.append(v)
         for v, term, prev, op in self.history:  # a cup past our history gets a snapshot when it asks
             if v in want:
-                if cup.send(BROADCAST, wire.UPDATE, (term, v, prev, op), resend=True):
+                if cup.send(BROADCAST, wire.UPDATE, (t.term, v, term, prev, self.committed, op), resend=True):
                     cup.counts["retransmits"] += 1
         return now + RETX_MS
 
     def on_ack(self, src, f):
-        term, ver = f.body
+        term, ver, eterm = f.body
         cup = self.cup
-        if cup.role == cup.CANDIDATE:
-            cup.election.offer(src, term, ver)
+        if not cup.is_master():
             return
-        if not cup.is_master() or term != cup.table.term:
+        if eterm > cup.election.term:
+            cup.election.challenged(f.sender, eterm)
             return
+        if term != cup.table.term:
+            cup.election.alive(f.sender)
+            return  # it holds another term's history: it will take ours (or our snapshot)
         if ver > self.acks.get(f.sender, -1):
-            self.acks[f.sender] = ver
+            self.acks[f.sender] = min(ver, cup.table.version)
+            self.advance()
+        cup.election.followed[f.sender] = cup.now
         cup.election.alive(f.sender)
 
     def on_hello(self, src, f):
@@ -121,8 +197,6 @@ class Sync:
         mid = f.sender
         if mid >= len(t.members) or t.members[mid].addr != src:
             return
-        (ver,) = f.body
-        self.acks[mid] = min(ver, t.version)
         self.send_snapshot(src, mid)
         cup.election.alive(mid)
 
@@ -141,12 +215,11 @@ class Sync:
                      resend=True)
 
     def on_need(self, src, f):
-        """Any cup answers from its history (a new master fetches ops this way); the
-        master sends a snapshot to a cup past its history."""
+        """The master answers from its history, or with a snapshot to a cup past it."""
         (first,) = f.body
         cup = self.cup
         t = cup.table
-        if t is None or first > t.version:
+        if not cup.is_master() or first > t.version:
             return
         now = cup.now
         last = self.answered.get(f.sender)
@@ -155,43 +228,41 @@ class Sync:
         self.answered[f.sender] = now
         ops = [x for x in self.history if x[0] >= first]
         if not ops or ops[0][0] != first:
-            if cup.is_master() and f.sender < len(t.members):
+            if f.sender < len(t.members):
                 self.send_snapshot(src, f.sender)
             return
         for v, term, prev, op in ops[:ANSWER]:
-            cup.send(src, wire.UPDATE, (term, v, prev, op), resend=True)
+            cup.send(src, wire.UPDATE, (t.term, v, term, prev, self.committed, op), resend=True)
 
     # ----- the peer's side ----------------------------------------------------------------
     def on_update(self, src, f):
-        term, ver, prev, op = f.body
+        lead, ver, term, prev, commit, op = f.body
         cup = self.cup
         t = cup.table
         if t is None:
             cup.lobby.hello(src)
             return
-        if term < t.term:
-            return  # an old master's: refused
-        if cup.is_master():
-            if term == t.term:
-                return  # our own term: a peer answering an old NEED of ours
-            cup.election.step_down(term)
-        if f.sender == t.master or term > t.term:
-            cup.election.heard_master()
+        if term > lead or not cup.election.from_leader(f.sender, lead):
+            return  # an old or a would-be master's: refused
         if ver <= t.version:
             mine = self.term_at(ver)
             if mine is None or mine == term:
+                if mine == term and ver > self.matched:
+                    self.matched = ver
                 self.ack()  # a duplicate: acknowledge so the master stops resending
             elif term > mine:
                 self.want_resync(src)
+            self.learn(commit)
             return
         if ver == t.version + 1:
             if prev != t.term:
-                if prev > t.term or term > t.term:
-                    self.want_resync(src)  # our last entry is not the one this op was built on
+                self.want_resync(src)  # our last entry is not the one this op was built on
                 return
-            self.apply(op, term)
-            self.drain()
+            if self.apply(op, term):
+                self.matched = ver
+                self.drain()
             self.ack()
+            self.learn(commit)
             return
         if ver - t.version <= AHEAD:
             held = self.pending.get(ver)
@@ -212,6 +283,7 @@ class Sync:
                 break
             if not self.apply(op, term):
                 break
+            self.matched = t.version
         t = cup.table
         if t is not None:
             for v in [v for v in self.pending if v <= t.version]:
@@ -267,7 +339,7 @@ class Sync:
         t = cup.table
         self.ack_due = False
         if t is not None and not cup.is_master() and cup.me is not None:
-            cup.send(cup.master_addr(), wire.ACK, (t.term, t.version))
+            cup.send(cup.master_addr(), wire.ACK, (t.term, t.version, cup.election.term))
             self.last_ack = cup.now
 
     def peer_tick(self, now):
@@ -285,6 +357,8 @@ class Sync:
         term, ver, part, parts, chunk = f.body
         cup = self.cup
         t = cup.table
+        if not cup.election.from_leader(f.sender, term):
+            return
         if t is not None and (term, ver) <= (t.term, t.version) and not (self.resync and term >= t.term):
             return
         if not 1 <= parts <= 8 or part >= parts:
@@ -309,7 +383,6 @@ class Sync:
             cup.errors["snapshot"] = cup.errors.get("snapshot", 0) + 1
             return
         cup.counts["resyncs"] += 1
-        self.reset()
+        self.reset(ver)
         cup.resynced(nt, data)
         self.ack()
-

@@ -11,7 +11,10 @@ HELLO_MS = const(300)      # a member without the state: say hello again
 JOIN_MS = const(300)       # a joining cup: ask again
 LOST_MS = const(1000)      # no frame from the table this long: the link is lost (an event)
 AWAY_MS = const(4000)      # master: a cup silent this long is away, a bot plays its seat
-FAIL_MS = const(3000)      # peer: a master silent this long has failed
+FAIL_MS = const(3000)      # peer: a master silent this long has failed; a master that has not
+                           # heard a majority of the table this long stops leading
+ELECTION_MS = const(1000)  # a candidate that has no majority after this long tries again
+STAGGER_MS = const(300)    # cups stand for election one after the other, in member order
 REVEAL_MS = const(2500)    # master: wait this long for the reveals (automatic), then replay the round
 WITNESS_MS = const(2500)   # master: wait this long for a witness nonce, then use its own
 SNAP_MS = const(500)       # master: one snapshot per cup in this long at most

@@ -39,6 +39,8 @@ WITNESS = 15
 ROLLR = 16
 LEAVE = 17
 AUTO = 18
+VOTE_REQ = 19
+VOTE = 20
 
 # type: (name, body fields, key). Fields: B u8, H u16, I u32, sN N bytes,
 # p bytes with a u8 length, r the rest. Keys: 0 none, 1 join key, 2 table key.
@@ -48,20 +50,23 @@ TYPES = {
     JOIN: ("join", ("s8", "p"), 1),                     # joiner nonce, name
     WELCOME: ("welcome", ("B", "s8", "s8"), 1),         # member id, joiner nonce, salt
     HELLO: ("hello", ("I",), 2),                        # a member is (back) here, at version
-    UPDATE: ("update", ("H", "I", "H", "r"), 2),        # term, version, term of version-1, op
-    ACK: ("ack", ("H", "I"), 2),                        # term and version held
+    UPDATE: ("update", ("H", "I", "H", "H", "I", "r"), 2),  # leader's term, version, the op's term,
+                                                            # the term of version-1, committed, op
+    ACK: ("ack", ("H", "I", "H"), 2),                   # term and version held, the sender's election term
     NEED: ("need", ("I",), 2),                          # first version missing
     SNAP: ("snap", ("H", "I", "B", "B", "r"), 2),       # term, version, part, parts, chunk
     ACTION: ("action", ("B", "I", "I", "r"), 2),        # seat, action, base version, extra
     REJECT: ("reject", ("I", "p"), 2),                  # base version, error code
     COMMIT: ("commit", ("H", "B", "s12"), 2),           # round, seat, digest
     REVEAL: ("reveal", ("H", "B", "s16"), 2),           # round, seat, root
-    HEART: ("heart", ("H", "I", "B"), 2),               # term, version, master id
+    HEART: ("heart", ("H", "I", "I", "B"), 2),          # term, version, committed, master id
     ROLLC: ("rollc", ("I", "B", "s12"), 2),             # roll id, seat, digest
     WITNESS: ("witness", ("I", "s16"), 2),              # roll id, nonce
     ROLLR: ("rollr", ("I", "B", "s16"), 2),             # roll id, seat, root
     LEAVE: ("leave", ("B",), 2),                        # member id
     AUTO: ("auto", ("B", "B"), 2),                      # member id, 1: its cup's bot plays, 0: the player again
+    VOTE_REQ: ("votereq", ("H", "I", "H", "B"), 2),     # term, last version, last term, 1: a pre-vote
+    VOTE: ("vote", ("H", "B", "B"), 2),                 # term, granted, 1: a pre-vote
 }
 
 
