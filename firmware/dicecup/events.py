@@ -69,13 +69,14 @@ KINDS = {
     "shake": ("what",),                   # waiting for this cup to be shaken: round, reroll, roll
     "remind": ("what",),                  # the player has been waited for a while: shake, act
     "rejected": ("action", "code"),       # this cup's input was refused, with the engine's code
+    "join_failed": ("table", "why"),      # a join got no welcome (wrong code, full table, no contact)
     "internal": ("where", "error"),       # a bug caught on the cup, counted and survived
     # private
     "dice": ("faces",),                   # my hidden dice
     "committed": ("what", "digest"),      # my commitment went out
 }
 
-SCOPES = {"link": LOCAL, "quorum": LOCAL, "shake": LOCAL, "remind": LOCAL, "rejected": LOCAL, "internal": LOCAL,
+SCOPES = {"link": LOCAL, "quorum": LOCAL, "join_failed": LOCAL, "shake": LOCAL, "remind": LOCAL, "rejected": LOCAL, "internal": LOCAL,
           "snapshot": LOCAL, "dice": PRIVATE, "committed": PRIVATE}
 
 

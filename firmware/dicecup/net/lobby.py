@@ -15,13 +15,14 @@ from .timing import BEACON_MS, HELLO_MS, JOIN_MS
 from .transport import BROADCAST
 
 HEARD_MS = 3000  # a table not heard this long drops out of tables()
+JOIN_FOR_MS = 20000  # a join that gets no welcome this long gives up (a "join_failed" event)
 
 
 class Lobby:
     def __init__(self, cup):
         self.cup = cup
         self.heard = {}          # beacons: tid -> (addr, name, rules, members, flags, at)
-        self.joining = None      # (tid, code, nonce, master addr, since)
+        self.joining = None      # (tid, code, nonce, master addr, last sent, first sent)
         self.master_hint = None  # the master's address, from its beacon (before we have the state)
         self.last_beacon = -BEACON_MS
         self.last_hello = -HELLO_MS
@@ -113,12 +114,12 @@ class Lobby:
             raise ValueError("no beacon heard from table %d" % tid)
         cup.keys.use(tid, code)
         nonce = cup.random_bytes(8)
-        self.joining = (tid, code, nonce, info[0], cup.now)
+        self.joining = (tid, code, nonce, info[0], cup.now, cup.now)
         self._send_join()
 
     def _send_join(self):
         cup = self.cup
-        tid, code, nonce, maddr, _ = self.joining
+        tid, code, nonce, maddr = self.joining[:4]
         cup.send(maddr, wire.JOIN, (nonce, cup.name.encode()[:8]), key=cup.keys.jkey)
 
     def on_welcome(self, src, f):
@@ -126,7 +127,7 @@ class Lobby:
         if self.joining is None:
             return
         mid, nonce, salt = f.body
-        tid, code, want, maddr, _ = self.joining
+        tid, code, want, maddr = self.joining[:4]
         if nonce != want or mid >= 6:
             return
         self.joining = None
@@ -154,12 +155,16 @@ class Lobby:
                 self.hello(self.master_hint or BROADCAST)
             return self.last_hello + HELLO_MS
         if self.joining is not None:
-            if now - self.joining[4] >= JOIN_MS:
-                tid, code, nonce, maddr, _ = self.joining
+            tid, code, nonce, maddr, last, first = self.joining
+            if now - first >= JOIN_FOR_MS:
+                self.joining = None   # no welcome: a wrong code, a full table, or no radio contact
+                cup.emit_local("join_failed", (tid, "no welcome from the table's master"))
+                return now + 1000
+            if now - last >= JOIN_MS:
                 heard = self.heard.get(tid)
                 if heard is not None:
                     maddr = heard[0]   # the table's master now (it may have changed since)
-                self.joining = (tid, code, nonce, maddr, now)
+                self.joining = (tid, code, nonce, maddr, now, first)
                 self._send_join()
             return self.joining[4] + JOIN_MS
         return now + 1000

@@ -272,9 +272,13 @@ def check(frame, key):
 
 class Window:
     """Per-sender replay window: accepts each sequence number once, and nothing older
-    than 64 behind the newest seen (reordered frames within that still pass)."""
+    than 64 behind the newest seen (reordered frames within that still pass). A number
+    too far ahead of the newest is refused too, so that no frame can move a sender's
+    window out of reach of its real frames: a sender moves on by one epoch (2**18) per
+    reboot, so JUMP allows sixteen reboots unheard."""
 
     SIZE = 64
+    JUMP = 1 << 22
 
     def __init__(self):
         self.top = {}   # sender -> highest seq
@@ -282,6 +286,8 @@ class Window:
 
     def accept(self, sender, seq):
         top = self.top.get(sender)
+        if top is not None and seq - top > self.JUMP:
+            return False
         if top is None or seq > top:
             if top is not None:
                 shift = seq - top
