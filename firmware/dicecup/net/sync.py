@@ -357,7 +357,9 @@ class Sync:
         term, ver, part, parts, chunk = f.body
         cup = self.cup
         t = cup.table
-        if not cup.election.from_leader(f.sender, term):
+        # a cup with no state takes the master's, whatever its own term (its next
+        # acknowledgement tells the master of a newer term, if it holds one)
+        if t is not None and not cup.election.from_leader(f.sender, term):
             return
         if t is not None and (term, ver) <= (t.term, t.version) and not (self.resync and term >= t.term):
             return
@@ -385,4 +387,6 @@ class Sync:
         cup.counts["resyncs"] += 1
         self.reset(ver)
         cup.resynced(nt, data)
+        if t is None:
+            cup.election.from_leader(f.sender, term)
         self.ack()
