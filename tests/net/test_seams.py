@@ -395,5 +395,5 @@ def test_master_killed_under_loss_every_rule_set_2_to_6_cups_10_seeds():
 
 
 @pytest.mark.heavy
-def test_master_killed_under_loss_every_rule_set_2_to_6_cups_10_more_seeds():
-    _kill_matrix(range(10, 20))
+def test_master_killed_under_loss_every_rule_set_2_to_6_cups_5_more_seeds():
+    _kill_matrix(range(10, 15))
