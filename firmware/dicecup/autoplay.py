@@ -10,7 +10,7 @@ when its player has not acted for a long while (net/seat.py).
     due = p.step(cup, now)     # call often; returns when it next wants to be asked
 """
 from . import bots
-from .engine import BANK_OR_ROLL, BID, KEEP, ROLL
+from .engine import BANK_OR_ROLL, BID, KEEP
 from .engine.actions import kind
 
 THINK_MS = 250

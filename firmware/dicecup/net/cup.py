@@ -388,7 +388,7 @@ class Cup:
             self.election.heard(f.sender, now)
         try:
             h(src, f)
-        except (OpError, IllegalAction) as e:
+        except (OpError, IllegalAction):
             # authenticated, but the table or the engine refuses what it asks
             self.errors["refused"] = self.errors.get("refused", 0) + 1
         except Exception as e:  # noqa: BLE001 - a bug: raised in tests, survived on a cup

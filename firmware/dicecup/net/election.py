@@ -214,7 +214,6 @@ class Election:
         """Leader: a voter is in a newer term than ours (it stood for election while cut
         off from us): take that term and stand at once -- our history is the newest,
         so the table follows us again within a round trip."""
-        cup = self.cup
         if sender not in self.voters() or term <= self.term:
             return
         self._newer(term)
