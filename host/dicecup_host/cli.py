@@ -30,7 +30,8 @@ def sim_headless(args, options):
     report = None if args.json else print
     total = simrun.run_batch(args.cups, args.rules, options, args.games, args.seed, loss=args.loss,
                              kill_master=args.kill_master, bots=args.bots, game_index=args.game_index,
-                             trace=args.trace, report=report, shake_ms=args.shake_delay)
+                             trace=args.trace, report=report, shake_ms=args.shake_delay,
+                             partitions=args.partition or ())
     if args.json:
         print(json.dumps(total))
     else:
@@ -67,6 +68,14 @@ def sim_narrated(args, options):
     return 0
 
 
+def _partition(text):
+    from . import simrun
+    try:
+        return simrun.parse_partition(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog="dicecup", description="Smart dice cups: host tools.")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -92,6 +101,8 @@ def build_parser():
     s.add_argument("--trace", help="save the radio traffic of --game-index to this file")
     s.add_argument("--shake-delay", type=int, default=0, metavar="MS",
                    help="every simulated player shakes MS ms (simulated) after the cup asks, as a hand would")
+    s.add_argument("--partition", action="append", type=_partition, metavar="WHO:MS@AT",
+                   help="cut WHO (master, peer, half) off for MS ms, AT ms into the game (repeatable)")
     s.set_defaults(func=cmd_sim)
     _plugins(sub)
     return p

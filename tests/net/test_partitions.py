@@ -110,3 +110,17 @@ def test_updates_from_an_old_term_are_refused():
                         victim.keys.key)
     victim.on_frame(c.cups[0].addr, frame, c.clock.now)
     assert (victim.table.version, victim.table.snapshot()) == before
+
+
+def test_the_sim_command_takes_partitions():
+    import subprocess
+    import sys
+    res = subprocess.run([sys.executable, "-m", "dicecup_host.cli", "sim", "--headless", "--cups", "4", "--rules",
+                          "liars", "--games", "2", "--seed", "3", "--partition", "half:5000@3000", "--json"],
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stdout + res.stderr
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out["finished"] == out["consistent"] == 2
+    bad = subprocess.run([sys.executable, "-m", "dicecup_host.cli", "sim", "--headless", "--partition", "boss:1@2"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "WHO is one of" in bad.stderr
