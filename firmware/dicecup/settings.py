@@ -23,12 +23,18 @@ WAITS = {
 }
 
 
-def waits(overrides=None):
-    """The settings table with `overrides` applied (ValueError for an unknown name)."""
-    w = dict(WAITS)
+def merged(defaults, overrides, what):
+    """A copy of a settings table with `overrides` applied; ValueError names an
+    unknown setting (`what`: the table's name, for the message)."""
+    s = dict(defaults)
     if overrides:
         for k in overrides:
-            if k not in w:
-                raise ValueError("unknown wait: %s" % k)
-            w[k] = overrides[k]
-    return w
+            if k not in s:
+                raise ValueError("unknown %s: %s" % (what, k))
+            s[k] = overrides[k]
+    return s
+
+
+def waits(overrides=None):
+    """The waits table with `overrides` applied (ValueError for an unknown name)."""
+    return merged(WAITS, overrides, "wait")

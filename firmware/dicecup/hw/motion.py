@@ -157,12 +157,8 @@ class ShakeDetector:
     """Shake-to-roll over accelerometer samples; see the module docstring."""
 
     def __init__(self, rate_hz=100, settings=None):
-        s = dict(SETTINGS)
-        if settings:
-            for k in settings:
-                if k not in s:
-                    raise ValueError("unknown shake setting: %s" % k)
-                s[k] = settings[k]
+        from dicecup.settings import merged
+        s = merged(SETTINGS, settings, "shake setting")
         if not 10 <= rate_hz <= 5000:
             raise ValueError("rate_hz out of range: %r" % (rate_hz,))
         self.settings = s

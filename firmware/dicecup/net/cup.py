@@ -29,7 +29,6 @@ is handled or the cup ticks is a bug: with `strict` (tests, the simulator) it is
 raised; on a cup (`strict=False`) it is counted ("internal"), reported as an event
 (the serial log shows it) and survived -- the radio loop goes on.
 """
-from .. import engine
 from ..autoplay import BytesRng
 from ..engine import IllegalAction
 from ..engine.actions import kind
@@ -57,10 +56,6 @@ class Cup:
     PEER = 1
     MASTER = 2
     CANDIDATE = 3   # taking a silent master's place
-
-    SHAKE = engine.SHAKE
-    BID = engine.BID
-    REVEAL = engine.REVEAL
 
     # the parts, as classes a test may swap (a cheating cup, a leaky one)
     Keys = Keys

@@ -25,6 +25,7 @@ cup that reboots never votes twice in one term.
 A two-cup table needs both cups for a majority: when one is cut off, both wait
 (nothing is decided) until they hear each other again.
 """
+from ..engine import BID, REVEAL, SHAKE
 from . import table as tbl
 from . import wire
 from .table import AWAY, BOT, LEFT, NO_DIGEST
@@ -365,7 +366,7 @@ class Election:
         g = t.game
         if g is not None and t.phase == tbl.PLAYING and not (old == cup.me and cup.hidden.m is not None):
             need = g.need()   # (re-elected, we still hold our contribution: the round goes on)
-            if need in (cup.BID, cup.REVEAL) or (need == cup.SHAKE and t.mc != NO_DIGEST):
+            if need in (BID, REVEAL) or (need == SHAKE and t.mc != NO_DIGEST):
                 cup.sync.commit(tbl.op_restart(RESTART_FAILOVER))
         self.heard_at = cup.now
         self._quorum(True)

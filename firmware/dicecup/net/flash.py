@@ -56,12 +56,6 @@ class Flash:
             return 0, None
         return _u16(v, 0), None if v[2] == 0xFF else v[2]
 
-    def forget_table(self):
-        self.store.delete("table")
-        self.store.delete("secret")
-        self.store.delete("roll")
-        self.store.delete("vote")
-
     # ----- the round's secrets ----------------------------------------------------
     def put_secret(self, round_no, roots):
         """roots: [(gen, root)] for one round."""
