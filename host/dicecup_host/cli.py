@@ -68,6 +68,17 @@ def sim_narrated(args, options):
     return 0
 
 
+def _ms(text):
+    """A non-negative number of milliseconds."""
+    try:
+        ms = int(text)
+    except ValueError:
+        ms = -1
+    if ms < 0:
+        raise argparse.ArgumentTypeError("%r is not a number of milliseconds (0 or more)" % text)
+    return ms
+
+
 def _partition(text):
     from . import simrun
     try:
@@ -99,7 +110,7 @@ def build_parser():
     s.add_argument("--json", action="store_true", help="print the summary as one JSON object, last")
     s.add_argument("--game-index", type=int, help="rerun only game i (seed S+i)")
     s.add_argument("--trace", help="save the radio traffic of --game-index to this file")
-    s.add_argument("--shake-delay", type=int, default=0, metavar="MS",
+    s.add_argument("--shake-delay", type=_ms, default=0, metavar="MS",
                    help="every simulated player shakes MS ms (simulated) after the cup asks, as a hand would")
     s.add_argument("--partition", action="append", type=_partition, metavar="WHO:MS@AT",
                    help="cut WHO (master, peer, half) off for MS ms, AT ms into the game (repeatable)")

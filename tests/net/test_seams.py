@@ -397,3 +397,10 @@ def test_master_killed_under_loss_every_rule_set_2_to_6_cups_10_seeds():
 @pytest.mark.heavy
 def test_master_killed_under_loss_every_rule_set_2_to_6_cups_5_more_seeds():
     _kill_matrix(range(10, 15))
+
+
+def test_a_bad_shake_delay_is_refused():
+    for bad in ("-5", "soon"):
+        res = subprocess.run([sys.executable, "-m", "dicecup_host.cli", "sim", "--headless", "--shake-delay", bad],
+                             capture_output=True, text=True, timeout=60)
+        assert res.returncode == 2 and "milliseconds" in res.stderr and "Traceback" not in res.stderr
