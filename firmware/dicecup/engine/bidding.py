@@ -450,7 +450,30 @@ class Bidding:
             raise IllegalAction("dice-count", "one hand per seat needed", -1)
         n = self.count(hands)
         deltas, opener = self._resolve(n)
-        events = [("reveal", self.bid >> 3, self.bid & 7, n)]
+        return self._end_round(deltas, opener, [("reveal", self.bid >> 3, self.bid & 7, n)])
+
+    def withheld(self, seats):
+        """End the round without a count: the cups of `seats` never revealed after a
+        certified call (net/hidden.py), so each loses the round as a challenge's loser
+        would (its loss, `_loss`), and the first of them opens the next round."""
+        if self.phase != REVEAL:
+            raise IllegalAction("wrong-phase", "no call to settle", -1)
+        if not seats:
+            raise IllegalAction("no-seat", "no seat withheld", -1)
+        deltas = [0] * self.n
+        events = []
+        for s in seats:
+            if not 0 <= s < self.n or not self.dice[s]:
+                raise IllegalAction("no-seat", "seat %d holds no dice" % s, s)
+            deltas[s] += self._loss(s)[s]
+            events.append(("withheld", s))
+        return self._end_round(deltas, seats[0], events)
+
+    def _loss(self, seat):
+        """What a round's loser loses (as deltas per seat): one die, by default."""
+        return self._one_die(seat, -1)
+
+    def _end_round(self, deltas, opener, events):
         reduced = []
         for s in range(self.n):
             d = deltas[s]

@@ -1,0 +1,163 @@
+"""Every cup watches the round for itself, so the leader cannot decide alone that a cup
+was silent.
+
+Commitments and reveals go to the whole table (broadcast), so every cup knows which it
+heard. When a seat's commitment (or, after a certified call, its reveal) is late, each
+cup that never heard it *attests* so to the leader (ATTEST); the leader may replay the
+round (a commitment never came) or settle it with that seat losing the round (a
+reveal never came) only with the attestations of enough cups to make a majority with
+it, and the op names them. A cup named in such an op that never attested refuses the
+op and gives up on that leader (`vet`); a cup that heard every commitment (or reveal)
+and sees the leader still not going on gives up on it too -- a leader cannot stall a
+round, or replay one it would lose, by pretending not to hear.
+
+    late commitment:  after commit_ms (settings), AWAY_MS for an away cup, at once for one that left
+    late reveal:      reveal_ms (settings) after the call is committed
+"""
+from ..engine import REVEAL, SHAKE
+from . import table as tbl
+from . import fair
+from . import wire
+from .table import AWAY, LEFT, NO_DIGEST, NO_ROOT, OpError, RESTART_COMMIT
+from .timing import ATTEST_MS, AWAY_MS, SEED_WAIT_MS
+
+COMMITS = 1   # what an attestation is about: commitments never heard,
+REVEALS = 2   # or reveals never heard
+
+
+class Watch:
+    def __init__(self, cup):
+        self.cup = cup
+        self.heard_c = {}      # seat -> digest heard this round
+        self.heard_r = {}      # seat -> root heard this round (matching its digest)
+        self.heard_all = None  # when every commitment (or reveal) the round needs was heard
+        self.attested = {}     # (round, what) -> seats (bits) this cup attested it never heard
+        self.last_attest = -ATTEST_MS
+        self.attests = {}      # leader: (round, what) -> {member: seats it attests}
+
+    # ----- what this cup hears ---------------------------------------------------------
+    def commit_heard(self, seat, d):
+        if seat not in self.heard_c:
+            self.heard_c[seat] = d
+
+    def reveal_heard(self, seat, root):
+        t = self.cup.table
+        if fair.seat_digest(root, t.gens[seat], t.game.hidden(seat)) == t.digests[seat]:
+            self.heard_r[seat] = root
+
+    def owed_by(self, seat):
+        """When a seat's commitment is late: at once for a cup that left, after AWAY_MS
+        for one that is away, else after the long wait on a broken cup."""
+        cup = self.cup
+        t = cup.table
+        opened = cup.hidden.opened_at
+        flags = t.members[t.holders[seat]].flags
+        if flags & LEFT:
+            return opened
+        return opened + (AWAY_MS if flags & AWAY else cup.waits["commit_ms"])
+
+    # ----- a peer ------------------------------------------------------------------------
+    def peer_tick(self, now):
+        """Attest the late commitments (or reveals) never heard; give up on a leader that
+        holds every one of them and still does not go on."""
+        cup = self.cup
+        t = cup.table
+        g = t.game
+        need = g.need()
+        if need == SHAKE and t.mc != NO_DIGEST and t.seed == NO_ROOT:
+            owed = [s for s in range(len(t.seats)) if g.dice[s] and not t.held >> s & 1]
+            what, heard = COMMITS, self.heard_c
+            pending = [s for s in owed if s not in heard]
+            late = [s for s in pending if now >= self.owed_by(s)]
+        elif need == REVEAL and cup.sync.committed >= cup.hidden.called_v:
+            owed = [s for s in range(len(t.seats)) if g.hidden(s) and not t.held >> s & 1]
+            what, heard = REVEALS, self.heard_r
+            pending = [s for s in owed if s not in heard]
+            late = pending if now >= cup.hidden.called_at + cup.waits["reveal_ms"] else []
+        else:
+            self.heard_all = None
+            return None
+        if not pending:
+            if self.heard_all is None:
+                self.heard_all = now
+            elif now - self.heard_all >= SEED_WAIT_MS:
+                self.heard_all = now
+                cup.errors["stalled"] = cup.errors.get("stalled", 0) + 1
+                cup.election.give_up("the leader holds every %s and does not go on" %
+                                     ("commitment" if what == COMMITS else "reveal"))
+            return self.heard_all + SEED_WAIT_MS
+        self.heard_all = None
+        late = [s for s in late if t.holders[s] != cup.me]
+        if late:
+            key = (g.round & 0xFFFF, what)
+            self.attested[key] = self.attested.get(key, 0) | sum(1 << s for s in late)
+            if len(self.attested) > 4:
+                self.attested = {key: self.attested[key]}
+            if now - self.last_attest >= ATTEST_MS:
+                self.last_attest = now
+                cup.send(cup.master_addr(), wire.ATTEST, (key[0], what, self.attested[key]))
+            return self.last_attest + ATTEST_MS
+        if what == REVEALS:
+            return cup.hidden.called_at + cup.waits["reveal_ms"]
+        return min(self.owed_by(s) for s in pending)
+
+    def vet(self, op):
+        """Why an op is false, as far as this cup itself can tell, else None: a replay
+        or a settle naming this cup among those attesting a silence it never attested."""
+        cup = self.cup
+        t = cup.table
+        g = t.game if t is not None else None
+        if g is None or cup.me is None or len(op) < 2:
+            return None
+        if op[0] == tbl.OP_RESTART and op[1] == RESTART_COMMIT and len(op) == 4:
+            what, mask, seats = COMMITS, op[2], op[3]
+        elif op[0] == tbl.OP_SETTLE and len(op) == 2 + 16 * len(t.seats) and g.need() == REVEAL:
+            what, mask = REVEALS, op[1]
+            seats = 0
+            for s in range(len(t.seats)):
+                if g.hidden(s) and op[2 + 16 * s:18 + 16 * s] == NO_ROOT:
+                    seats |= 1 << s
+        else:
+            return None
+        if mask >> cup.me & 1 and not self.vouches(g.round, what, seats):
+            return "a %s names this cup as attesting what it never did" % tbl.OP_NAMES[op[0]]
+        return None
+
+    def vouches(self, rno, what, seats):
+        """Whether this cup attested it never heard `seats` (bits) in round rno."""
+        return self.attested.get((rno & 0xFFFF, what), 0) & seats == seats
+
+    # ----- the leader ----------------------------------------------------------------------
+    def on_attest(self, src, f):
+        """Leader: a cup attests it never heard these seats' commitments (or reveals)."""
+        rno, what, seats = f.body
+        cup = self.cup
+        t = cup.table
+        if not cup.is_master() or t.game is None or rno != t.game.round & 0xFFFF or what not in (COMMITS, REVEALS):
+            return
+        self.attests.setdefault((rno, what), {})[f.sender] = seats
+        for k in [k for k in self.attests if k[0] != rno]:
+            del self.attests[k]   # only this round's are of use: at most two kinds kept
+
+    def attesters(self, what, missing):
+        """Leader: the cups (bits) attesting they never heard `missing` either, if they
+        make a majority with it; else None (it waits: the table decides, not it)."""
+        t = self.cup.table
+        got = self.attests.get((t.game.round & 0xFFFF, what), {})
+        mask = 0
+        for m in got:
+            if got[m] & missing == missing:
+                mask |= 1 << m
+        try:
+            t.attested(mask, missing)
+        except OpError:
+            return None
+        return mask
+
+    def on_op(self, name):
+        if name in ("round", "settle", "restart", "start"):
+            self.heard_c = {}
+            self.heard_r = {}
+            self.heard_all = None
+            if name != "round":
+                self.attests = {}
