@@ -45,6 +45,7 @@ KINDS = {
     "lose": ("seat", "dice"),
     "gain": ("seat", "dice"),
     "forfeit": ("seat", "dice"),          # a reveal that does not match its commitment
+    "withheld": ("seat",),                # no reveal in time after a certified call: loses the round
     "out": ("seat",),                     # eliminated: no dice left
     "round": ("round", "opener", "special"),  # the next round and who opens it
     "replay": ("round", "opener", "reason"),  # the round is played again with fresh rolls
@@ -71,12 +72,14 @@ KINDS = {
     "rejected": ("action", "code"),       # this cup's input was refused, with the engine's code
     "join_failed": ("table", "why"),      # a join got no welcome (wrong code, full table, no contact)
     "internal": ("where", "error"),       # a bug caught on the cup, counted and survived
+    "forged": ("version", "why"),         # an op this cup can check is false (named by the leader
+                                          # that sent it): refused, never applied
     # private
     "dice": ("faces",),                   # my hidden dice
     "committed": ("what", "digest"),      # my commitment went out
 }
 
-SCOPES = {"link": LOCAL, "quorum": LOCAL, "join_failed": LOCAL, "shake": LOCAL, "remind": LOCAL, "rejected": LOCAL, "internal": LOCAL,
+SCOPES = {"link": LOCAL, "quorum": LOCAL, "join_failed": LOCAL, "shake": LOCAL, "remind": LOCAL, "rejected": LOCAL, "internal": LOCAL, "forged": LOCAL,
           "snapshot": LOCAL, "dice": PRIVATE, "committed": PRIVATE}
 
 

@@ -20,6 +20,9 @@ WAITS = {
     # the master gives up on a cup that answers the radio but never commits its dice
     # (a broken cup, not a slow hand): it is marked away and the round opens again
     "commit_ms": 90000,
+    # a cup holding dice that has not revealed them this long after a certified call
+    # (out of range, switched off) loses the round (a majority of the cups attests it)
+    "reveal_ms": 20000,
 }
 
 

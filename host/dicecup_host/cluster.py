@@ -177,6 +177,9 @@ class Cluster:
             ready()
         host.start()
         self.cups[0].flush()
+        # the game starts once every cup has added its nonce to the game's seed
+        if not self.run(10000, lambda: host.table.phase != tbl.LOBBY):
+            raise RuntimeError("the game never started")
 
     def finished(self):
         """Every live cup has the game over, and has shown it (its last op committed)."""

@@ -81,6 +81,8 @@ class Narrator:
             return "   %s gains %d die" % (who(), ev["dice"])
         if k == "forfeit":
             return "   %s's reveal does not match its commitment: all %d dice lost" % (who(), ev["dice"])
+        if k == "withheld":
+            return "   %s's cup never revealed its dice: it loses the round" % who()
         if k == "out":
             return "   %s is out" % who()
         if k == "win":
@@ -120,5 +122,5 @@ class Narrator:
         return "%s %s" % (k, list(ev.values))
 
 
-REASONS = {1: "a reveal never came", 2: "the master changed", 3: "a cup never committed its dice",
+REASONS = {1: "a reveal never came", 2: "the master changed", 3: "a cup never committed its dice (a majority attests)",
            4: "a cup went away before it shook"}

@@ -350,16 +350,24 @@ def test_a_small_radio_caps_the_lobby():
     assert c.cups[2].cup.tables()[0][3] == 2  # the beacon says how many are in
 
 
-def test_a_reveal_that_never_comes_replays_the_round():
+def test_a_reveal_that_never_comes_loses_the_round_once_a_majority_attests_it():
     c = Cluster(3, "perudo", seed=10)
     c.setup()
     peer = c.cups[2]
     # a round is on: the peer dies for good right after a call, before it can reveal
     assert c.run(60000, lambda: c.cups[0].cup.need() == "reveal")
+    seat = c.cups[0].cup.table.seat_of(2)
+    dice = c.cups[0].cup.table.game.dice[seat]
     peer.power_off()
-    assert c.run(10000, lambda: checker.events(c.cups[0].serial, ("replay",)))
-    rec = checker.events(c.cups[0].serial, ("replay",))[0]
-    assert rec["reason"] == 1  # replayed for a missing reveal
+    wait = c.cups[0].cup.waits["reveal_ms"]
+    # nothing before the wait runs out: a cup out of range for a moment loses nothing
+    assert not c.run(wait - 1000, lambda: checker.events(c.cups[0].serial, ("withheld",)))
+    assert c.run(5000, lambda: checker.events(c.cups[1].serial, ("withheld",)))
+    for sc in c.cups[:2]:
+        rec = checker.events(sc.serial, ("withheld",))[0]
+        assert rec["seat"] == seat
+        assert not checker.events(sc.serial, ("forfeit",))   # not named a cheat
+    assert c.cups[0].cup.table.game.dice[seat] == dice - 1   # one die, as a challenge's loser
     assert c.run(3_600_000, c.finished)
 
 

@@ -21,6 +21,7 @@ The concerns, each a module with its own state:
     rolls     net/rolls.py     witnessed rolls: Dix mille rolls, Bluff rerolls
     turns     net/turns.py     actions into ops; the master's bots for empty seats
     seat      net/seat.py      my seat: inputs, reminders, my own bot
+    watch     net/watch.py     what this cup heard of the round: attestations, false ops
 and events (dicecup/events.py) out to whoever listens.
 
 Errors. A frame the codec or the keys refuse is a FrameError, counted by code. An op
@@ -49,6 +50,7 @@ from .table import OpError
 from .timing import IDLE_MS
 from .transport import BROADCAST
 from .turns import Turns
+from .watch import Watch
 
 
 class Cup:
@@ -66,6 +68,7 @@ class Cup:
     Rolls = Rolls
     Turns = Turns
     Seat = Seat
+    Watch = Watch
 
     def __init__(self, addr, store, random_bytes, name="cup", max_cups=6, strict=True, waits=None, rng=None):
         self.addr = addr
@@ -95,11 +98,12 @@ class Cup:
         self.rolls = self.Rolls(self)
         self.turns = self.Turns(self)
         self.seat_part = self.Seat(self)
+        self.watch = self.Watch(self)
         # what a tick runs, by role and whether a game is on
         self._master_lobby = (self.election.master_tick, self.lobby.master_tick, self.sync.master_tick)
         self._master_play = self._master_lobby + (self.rolls.master_tick, self.hidden_master_tick,
                                                   self.turns.master_tick)
-        self._peer_lobby = (self.sync.peer_tick, self.election.peer_tick)
+        self._peer_lobby = (self.sync.peer_tick, self.election.peer_tick, self.lobby.peer_tick)
         self._peer_play = self._peer_lobby + (self.rolls.peer_tick, self.hidden.peer_tick)
         self._handlers = {
             wire.BEACON: self.lobby.on_beacon,
@@ -122,6 +126,8 @@ class Cup:
             wire.ROLLR: self.rolls.on_rollr,
             wire.VOTE_REQ: self.election.on_vote_req,
             wire.VOTE: self.election.on_vote,
+            wire.ATTEST: self.watch.on_attest,
+            wire.CONTRIB: self.lobby.on_contrib,
         }
 
     # ----- roles ------------------------------------------------------------------------
@@ -207,8 +213,11 @@ class Cup:
         bus = self.bus
         if bus.listeners and bus.wanted(PUBLIC):
             self.sync.hold(t.version, name, events, op, t.digest_of())
+        if name == "master" and info["master"] != self.election.shunned:
+            self.election.shunned = None
         if name == "master" and info["master"] != self.me and self.role in (self.MASTER, self.CANDIDATE):
             self.become_peer()
+        self.watch.on_op(name)
         self.hidden.on_op(name, info)
         self.rolls.on_op(name, info)
         self.seat_part.on_op(name, info)
@@ -273,7 +282,7 @@ class Cup:
     def start(self):
         """Master: start the game with the seats and rules of the lobby."""
         self._master_only()
-        self.sync.commit(tbl.op_start(self.random_bytes(16)))
+        self.lobby.start()
 
     def leave(self):
         """This player leaves: in the lobby the seat goes, in a game a bot plays it."""

@@ -28,11 +28,9 @@ A two-cup table needs both cups for a majority: when one is cut off, both wait
 from ..engine import BID, REVEAL, SHAKE
 from . import table as tbl
 from . import wire
-from .table import AWAY, BOT, LEFT, NO_DIGEST
+from .table import AWAY, BOT, LEFT, NO_DIGEST, RESTART_FAILOVER
 from .timing import AWAY_MS, ELECTION_MS, FAIL_MS, HEART_MS, KEEPALIVE_MS, LOST_MS, STAGGER_MS
 from .transport import BROADCAST
-
-RESTART_FAILOVER = 2
 
 
 class Election:
@@ -56,6 +54,8 @@ class Election:
         self.heard_at = 0       # when the table (master, or any present peer) was last heard
         self.majority_at = 0    # leader: when a majority of the voters last followed us
         self.followed = {}      # leader: member -> when it last acknowledged our term's history
+        self.distrust = None    # (term, member): a leader caught sending a false op (not followed in that term)
+        self.shunned = None     # a leader this cup gave up on: no vote for it until another leads
 
     # ----- the table's voters -------------------------------------------------------------
     def voters(self):
@@ -93,7 +93,7 @@ class Election:
     def from_leader(self, sender, term):
         """Whether a frame claiming to lead `term` is from the leader we follow; a newer
         term's leader becomes ours (unless we still hear our own, alive and leading)."""
-        if term < self.term:
+        if term < self.term or self.distrust == (term, sender):
             return False
         cup = self.cup
         if term > self.term:
@@ -117,6 +117,22 @@ class Election:
             return sender == cup.me
         self.heard_master()
         return True
+
+    def give_up(self, why, forged=False):
+        """A peer stops following a leader it caught out: it stands for election at once
+        and never votes for that cup until another leads (the others do the same if they
+        saw it too). `forged`: the leader sent a false op; it is not followed again in
+        its term (a stalled round alone may be our own loss: we follow it again if the
+        table keeps it)."""
+        cup = self.cup
+        if self.leader is None or cup.is_master():
+            return
+        cup.emit_local("forged", (cup.table.version if cup.table else 0, why))
+        if forged:
+            self.distrust = (self.term, self.leader)
+        self.shunned = self.leader
+        self.last_master = cup.now - FAIL_MS
+        self.leader = None
 
     def heard_master(self):
         now = self.cup.now
@@ -295,6 +311,9 @@ class Election:
         cand = f.sender
         if cand == cup.me or cup.me is None:
             return
+        if cand == self.shunned:
+            cup.send(src, wire.VOTE, (self.term, 0, pre))
+            return
         if t is not None and (cand >= len(t.members) or t.members[cand].flags & BOT):
             return
         if cup.is_master() and term > self.term:
@@ -356,6 +375,7 @@ class Election:
         old = t.master
         self.candidacy = None
         self.leader = cup.me
+        self.shunned = None
         self.seen = {}
         self.followed = {}
         self.majority_at = cup.now

@@ -74,6 +74,11 @@ def round_seed(round_no, m, digests):
     return _h(b"round", _b(round_no), m, b"".join(digests))[:SEED_LEN]
 
 
+def game_seed(m, nonces):
+    """The game's seed: the master's committed part and every named cup's nonce."""
+    return _h(b"game", m, b"".join(nonces))[:SEED_LEN]
+
+
 def roll_seed(base, w):
     """Seed for a one-off roll: a base (the round seed, or a game tag) and the witness nonce."""
     return _h(b"roll", base, w)[:SEED_LEN]

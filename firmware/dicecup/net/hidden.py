@@ -19,12 +19,10 @@ from ..engine.actions import faces_of
 from . import fair
 from . import table as tbl
 from . import wire
-from .table import AWAY, NO_DIGEST, NO_ROOT, OpError, PLAYING
-from .timing import RESEND_MS, REVEAL_MS
-
-RESTART_REVEAL = 1    # a reveal never came: the round is played again
-RESTART_COMMIT = 3    # a cup answers the radio but never commits its dice
-RESTART_AWAY = 4      # a cup holding dice went away before it shook
+from .table import AWAY, NO_DIGEST, NO_ROOT, OpError, PLAYING, RESTART_COMMIT
+from .timing import ATTEST_MS, RESEND_MS
+from .transport import BROADCAST
+from .watch import COMMITS, REVEALS
 
 
 def reroll_extra(table, seat, action, root, new_root):
@@ -62,13 +60,14 @@ class HiddenDice:
         self.reroll = None     # (action, then): a reroll the player chose, waiting for the shake
         self.last_commit = -RESEND_MS
         self.last_reveal = -RESEND_MS
+        self.asked = (-1, -1)  # (round, version) of the last "shake" event
         # the master's books
         self.m = None          # its contribution to this round's seed
         self.commits = {}      # seat -> digest
         self.reveals = {}      # seat -> root
         self.held = {}         # seat -> root of dice it holds (bots', away cups')
         self.held_next = {}    # seat -> a held seat's reroll root, until the reroll is applied
-        self.opened_at = 0
+        self.opened_at = 0     # (every cup) when the round op was applied here
         self.called_at = 0
         self.called_v = 0      # the version of the call: roots go out only once a majority holds it
         s = cup.flash.secret()
@@ -86,13 +85,17 @@ class HiddenDice:
         return None
 
     def mine(self):
-        """My seat, when this cup holds its dice this round, else -1."""
+        """My seat, when this cup holds its dice this round (or will: the round is not
+        open yet and my cup is at the table), else -1."""
         cup = self.cup
         t = cup.table
         seat = cup.seat()
-        if seat < 0 or not t.holders or t.holders[seat] != cup.me:
+        if seat < 0 or not t.holders:
             return -1
-        return seat
+        h = t.holders[seat]
+        if h == cup.me or (h == 0xFF and t.members[cup.me].present()):
+            return seat
+        return -1
 
     def wants(self):
         """'round' or 'reroll' when a shake of this cup is awaited, else None."""
@@ -103,8 +106,8 @@ class HiddenDice:
             return "reroll"
         g = t.game
         seat = self.mine()
-        if seat < 0 or g.need() != SHAKE or t.mc == NO_DIGEST or not g.dice[seat]:
-            return None
+        if seat < 0 or g.need() != SHAKE or not g.dice[seat]:
+            return None   # (a cup may shake before the round opens: it commits once it has)
         if self.round_no == g.round & 0xFFFF and self.roots:
             return None
         return "round"
@@ -124,8 +127,8 @@ class HiddenDice:
             d = fair.seat_digest(root, 0, g.dice[seat])
             cup.emit_private("committed", ("round", d))
             if cup.is_master():
-                self.commits[seat] = d
-            else:
+                self.commits[seat] = d   # it goes into the round op, before any other digest
+            elif t.mc != NO_DIGEST:
                 self._send_commit(seat, d)
             return True
         if w == "reroll":
@@ -134,9 +137,11 @@ class HiddenDice:
         return False
 
     def _send_commit(self, seat, d):
+        """To the whole table: every cup can then attest, or deny, that it was sent."""
         cup = self.cup
         self.last_commit = cup.now
-        cup.send(cup.master_addr(), wire.COMMIT, (cup.table.game.round & 0xFFFF, seat, d))
+        cup.watch.heard_c[seat] = d
+        cup.send(BROADCAST, wire.COMMIT, (cup.table.game.round & 0xFFFF, seat, d))
 
     def request_reroll(self, action, then):
         """The player chose a reroll (alone, or right after the bid `action`): it goes
@@ -210,6 +215,12 @@ class HiddenDice:
         need = g.need()
         if need == SHAKE:
             if t.mc == NO_DIGEST:
+                mine = self.mine()
+                if mine >= 0 and g.dice[mine] and mine not in self.commits:
+                    if self.round_no == g.round & 0xFFFF and self.roots:   # shaken as a peer
+                        self.commits[mine] = fair.seat_digest(self.roots[0][1], 0, g.dice[mine])
+                    else:
+                        return None   # the master's own dice are committed first: its player shakes
                 self.open_round()
                 return now
             n = len(t.seats)
@@ -218,21 +229,22 @@ class HiddenDice:
                 digests = [t.digests[s] if t.held >> s & 1 else self.commits.get(s, NO_DIGEST) for s in range(n)]
                 cup.sync.commit(tbl.op_seed(self.m, digests))
                 return now
-            for s in waiting:
-                holder = t.holders[s]
-                if holder == cup.me:
-                    continue
-                if not t.members[holder].present():   # went away before it shook
-                    cup.sync.commit(tbl.op_restart(RESTART_AWAY))
+            late = [s for s in waiting if now >= cup.watch.owed_by(s)]
+            if late and len(late) == len(waiting):
+                missing = sum(1 << s for s in late)
+                mask = cup.watch.attesters(COMMITS, missing)
+                if mask is not None:   # a majority never heard them: the round again
+                    for s in late:
+                        h = t.holders[s]
+                        if t.members[h].present():
+                            cup.sync.commit(tbl.op_flags(h, t.members[h].flags | AWAY))
+                    cup.sync.commit(tbl.op_restart(RESTART_COMMIT, mask, missing))
                     return now
-                if now - self.opened_at > cup.waits["commit_ms"]:
-                    cup.sync.commit(tbl.op_flags(holder, t.members[holder].flags | AWAY))
-                    cup.sync.commit(tbl.op_restart(RESTART_COMMIT))
-                    return now
-            return self.opened_at + cup.waits["commit_ms"] + 1
+                return now + ATTEST_MS
+            return min(cup.watch.owed_by(s) for s in waiting)
         if need == REVEAL:
             if cup.sync.committed < self.called_v:
-                return self.called_at + REVEAL_MS + 1   # the call first counts, then the roots
+                return self.called_at + RESEND_MS   # the call first counts, then the roots
             for s in self.held:
                 self.reveals[s] = self.held[s]
             mine = self.mine()
@@ -241,27 +253,36 @@ class HiddenDice:
                 if root is not None:
                     self.reveals[mine] = root
             missing = [s for s in range(len(t.seats)) if g.dice[s] and s not in self.reveals]
+            roots = [self.reveals.get(s, NO_ROOT) if g.dice[s] else NO_ROOT for s in range(len(t.seats))]
             if not missing:
-                roots = [self.reveals.get(s, NO_ROOT) if g.dice[s] else NO_ROOT for s in range(len(t.seats))]
                 cup.sync.commit(tbl.op_settle(roots))
                 return now
-            if now - self.called_at > REVEAL_MS:
-                cup.sync.commit(tbl.op_restart(RESTART_REVEAL))
+            due = self.called_at + cup.waits["reveal_ms"]
+            if now < due:
+                return due
+            mask = cup.watch.attesters(REVEALS, sum(1 << s for s in missing))
+            if mask is not None:   # a majority never heard them: they lose the round
+                cup.sync.commit(tbl.op_settle(roots, mask))
                 return now
-            return self.called_at + REVEAL_MS + 1
+            return now + ATTEST_MS
         return None
 
     def open_round(self):
         cup = self.cup
         t = cup.table
         g = t.game
+        own = self.mine()
         self.m = cup.random_bytes(16)
-        self.commits = {}
+        self.commits = {own: self.commits[own]} if own >= 0 and own in self.commits else {}
         self.reveals = {}
         self.held = {}
         self.held_next = {}
         holders = []
         digests = {}
+        if own >= 0 and own in self.commits:
+            # The master's own seat is committed here, before it sees any other digest: it
+            # knows m, so a digest it chose after seeing the others' could steer its dice.
+            digests[own] = self.commits[own]
         for s in range(len(t.seats)):
             mid = t.seats[s]
             here = t.members[mid].present()
@@ -286,21 +307,25 @@ class HiddenDice:
         rno, seat, d = f.body
         cup = self.cup
         t = cup.table
-        if not cup.is_master() or t.game is None or t.mc == NO_DIGEST or t.seed != NO_ROOT:
+        if t is None or t.game is None or t.mc == NO_DIGEST or t.seed != NO_ROOT:
             return
         if rno != t.game.round & 0xFFFF or seat >= len(t.seats) or t.holders[seat] != f.sender:
             return
-        self.commits[seat] = d
+        cup.watch.commit_heard(seat, d)
+        if cup.is_master() and seat not in self.commits:
+            self.commits[seat] = d   # the first commitment stands
 
     def on_reveal(self, src, f):
         rno, seat, root = f.body
         cup = self.cup
         t = cup.table
-        if not cup.is_master() or t.game is None or t.game.need() != REVEAL:
+        if t is None or t.game is None or t.game.need() != REVEAL:
             return
         if rno != t.game.round & 0xFFFF or seat >= len(t.seats) or t.holders[seat] != f.sender:
             return
-        self.reveals[seat] = root
+        if cup.is_master() and seat not in self.reveals:
+            self.reveals[seat] = root   # the first stands: one that does not match is a cheat
+        cup.watch.reveal_heard(seat, root)
 
     def reset_master(self):
         self.m = None
@@ -316,34 +341,39 @@ class HiddenDice:
         g = t.game
         if g is None or t.phase != PLAYING:
             return None
+        due = cup.watch.peer_tick(now)
         seat = self.mine()
         if seat < 0:
-            return None
+            return due
         need = g.need()
         if need == SHAKE and t.mc != NO_DIGEST and self.round_no == g.round & 0xFFFF and self.roots:
             if now - self.last_commit >= RESEND_MS:
                 self._send_commit(seat, fair.seat_digest(self.roots[0][1], 0, g.dice[seat]))
-            return self.last_commit + RESEND_MS
+            return _first(due, self.last_commit + RESEND_MS)
         if need == REVEAL and cup.sync.committed >= self.called_v:
             root = self.my_root()   # only against a call a majority holds: it cannot be taken back
             if root is not None:
                 if now - self.last_reveal >= RESEND_MS:
                     self.last_reveal = now
-                    cup.send(cup.master_addr(), wire.REVEAL, (g.round & 0xFFFF, seat, root))
-                return self.last_reveal + RESEND_MS
-        return None
+                    cup.watch.heard_r[seat] = root
+                    cup.send(BROADCAST, wire.REVEAL, (g.round & 0xFFFF, seat, root))
+                return _first(due, self.last_reveal + RESEND_MS)
+        return due
 
     # ----- after every op -----------------------------------------------------------------
     def on_op(self, name, info):
         cup = self.cup
         t = cup.table
         if name == "round":
-            self.roots = []
-            self.round_no = -1
             self.hand = []
             self.reroll = None
-            if self.wants() == "round":
-                cup.emit_local("shake", ("round",))
+            self.opened_at = cup.now
+            seat = self.mine()
+            if seat < 0 or self.round_no != t.game.round & 0xFFFF:
+                self.roots = []      # (shaken for this round before it opened: kept)
+                self.round_no = -1
+            elif self.roots and not cup.is_master():
+                self._send_commit(seat, fair.seat_digest(self.roots[0][1], 0, t.game.dice[seat]))
         elif name == "seed":
             self._refresh()
         elif name == "act":
@@ -370,6 +400,11 @@ class HiddenDice:
             self.held = {}
             self.held_next = {}
             cup.flash.forget_secret()
+        if name in ("start", "settle", "restart", "round") and self.wants() == "round":
+            key = (t.game.round, t.version if name != "round" else self.asked[1])
+            if name != "round" or self.asked[0] != t.game.round:
+                self.asked = key
+                cup.emit_local("shake", ("round",))   # shake now: the round opens when the master has
 
     def resynced(self):
         t = self.cup.table
@@ -377,3 +412,7 @@ class HiddenDice:
             self.called_at = self.cup.now
             self.called_v = t.version
         self._refresh()
+
+
+def _first(a, b):
+    return b if a is None or b < a else a

@@ -12,16 +12,18 @@ saw the secrets before they count). A Dix mille roller reveals its root once it 
                        <- WITNESS(rid, w)
                        ROLLR(rid, seat, root)   ->  op roll(seat, digest, w, root)
 
-For a roll the master makes (its own seat, a bot's, or any Bluff reroll it applies)
-the witness is the first present peer; with no peer, or none answering within
-WITNESS_MS, the master's own nonce stands in.
+For a roll the master makes (its own seat, a bot's) the witness is the first present
+peer, waited for however slow it is (the roll does not depend on timing, so a lossy
+table rolls what a lossless one would); if it goes away the next present peer is
+asked. The master's own nonce stands in only when no cup but itself is at the table
+(nobody there to cheat).
 """
 from ..engine import BANK_OR_ROLL, ROLL
 from . import fair
 from . import table as tbl
 from . import wire
 from .table import OpError, PLAYING
-from .timing import RETX_MS, WITNESS_MS
+from .timing import RETX_MS
 
 
 class Rolls:
@@ -115,11 +117,12 @@ class Rolls:
                 continue  # a cup's own roll: it reveals after our witness nonce
             if r["w"] is None:
                 peers = cup.present_peers()
-                if not peers or now - r["at"] > WITNESS_MS:
-                    r["w"] = cup.random_bytes(16)  # nobody else to witness: our own nonce
+                if not peers:
+                    r["w"] = cup.random_bytes(16)  # nobody else at the table: our own nonce
                 else:
                     if now - r.get("asked", -RETX_MS * 3) >= RETX_MS * 3:
                         r["asked"] = now
+                        r["of"] = peers[0]
                         cup.send(cup.table.members[peers[0]].addr, wire.ROLLC, (rid, r["seat"], r["d"]))
                     return r["asked"] + RETX_MS * 3
             self.rolls = {}
@@ -170,8 +173,8 @@ class Rolls:
         if r is None:
             return
         if cup.is_master():
-            if r["w"] is None and not r.get("cup"):
-                r["w"] = w
+            if r["w"] is None and not r.get("cup") and f.sender == r.get("of"):
+                r["w"] = w   # from the cup we asked, no other
             return
         if src != cup.master_addr():
             return

@@ -294,6 +294,12 @@ class Sync:
         cup = self.cup
         t = cup.table
         prev = t.term
+        why = cup.watch.vet(op)
+        if why is not None:   # an op naming us for what we never said: never applied
+            cup.errors["forged"] = cup.errors.get("forged", 0) + 1
+            self.pending = {}
+            cup.election.give_up(why, forged=True)
+            return False
         try:
             name, events, info = t.apply(op)
         except OpError as e:

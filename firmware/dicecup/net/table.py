@@ -41,12 +41,17 @@ OP_SETTLE = 9
 OP_RESTART = 10
 OP_MASTER = 11
 OP_ROLL = 12
+OP_ANTE = 13
 OP_NAMES = ("", "join", "flags", "seats", "rules", "start", "round", "seed", "act", "settle",
-            "restart", "master", "roll")
+            "restart", "master", "roll", "ante")
 
 NO_DIGEST = bytes(12)
 NO_ROOT = bytes(16)
 NAME_LEN = 8
+
+# why a round is played again (op restart)
+RESTART_FAILOVER = 2   # a new leader: the round's contribution died with the old one
+RESTART_COMMIT = 3     # a cup holding dice never committed them (attested by a majority)
 
 
 def text(raw):
@@ -96,6 +101,9 @@ class Table:
         self.game = None
         self.game_no = 0
         self.gseed = NO_ROOT       # the game's public seed (opener draw, roll bases)
+        self.ante = NO_DIGEST      # before a game: the master's commitment to its part of that seed,
+        self.ante_mask = 0         # the members (bits) who must add theirs,
+        self.ante_term = 0         # and the term it was made in
         # the round's commitments (bluffing games)
         self.mc = NO_DIGEST        # master's commitment to its contribution
         self.holders = []          # per seat: member id holding the dice this round
@@ -103,7 +111,9 @@ class Table:
         self.gens = []             # per seat: generation of its hidden dice (k = after k rerolls)
         self.witness = []          # per seat: the witness nonce of each of its rerolls
         self.seed = NO_ROOT        # the round seed R (zero until the seed op)
-        self.held = 0              # seats (bits) whose dice the master holds and committed in the round op
+        self.held = 0              # seats (bits) whose dice the master committed in the round op (its
+                                   # own, the bots', away cups')
+        self.rterm = 0             # the term the round was opened in (a failover replays it)
 
     # ----- questions ---------------------------------------------------------------
     def seat_of(self, member):
@@ -122,6 +132,26 @@ class Table:
         """The seed a seat's hidden dice of generation `gen` (default: current) use."""
         gen = self.gens[seat] if gen is None else gen
         return self.seed if gen == 0 else fair.roll_seed(self.seed, self.witness[seat][gen - 1])
+
+    def voters(self):
+        """Members with a cup behind them (not bots, not gone): they decide."""
+        return [i for i in range(len(self.members)) if not self.members[i].flags & (BOT | LEFT)]
+
+    def attested(self, mask, missing):
+        """Raise OpError unless `mask` names enough cups, besides the master, to make a
+        majority of the voters with it, none of them the holder of a missing seat."""
+        voters = self.voters()
+        n = 0
+        for m in range(8):
+            if mask >> m & 1:
+                if m not in voters or m == self.master:
+                    raise OpError("attested by a cup that cannot attest")
+                n += 1
+        for s in range(len(self.seats)):
+            if missing >> s & 1 and mask >> self.holders[s] & 1:
+                raise OpError("a cup attests its own silence")
+        if n + 1 < len(voters) // 2 + 1:
+            raise OpError("not attested by a majority")
 
     def name_of(self, seat):
         return self.member_of(seat).name
@@ -213,10 +243,47 @@ class Table:
             out.append((name, choices[1] if self.opts >> i & 1 else choices[0]))
         return out
 
-    def _start(self, op):
-        seed, pos = _bytes(op, 1, 16)
+    def _ante(self, op):
+        """Before a game: the master commits to its part m of the game's seed and names
+        the cups that must add a nonce of theirs. One ante per term, unless a cup it
+        named has since gone away (else a master could ante again until it liked m)."""
+        mc, pos = _bytes(op, 1, 12)
+        mask, pos = _u8(op, pos)
+        if pos != len(op):
+            raise OpError("trailing bytes")
         if self.phase == PLAYING:
             raise OpError("a game is on")
+        voters = self.voters()
+        for m in range(8):
+            if mask >> m & 1 and (m not in voters or m == self.master):
+                raise OpError("only the table's cups add to the seed")
+        if self.ante != NO_DIGEST and self.ante_term == self.term:
+            gone = [m for m in range(len(self.members)) if self.ante_mask >> m & 1 and not self.members[m].present()]
+            if not gone:
+                raise OpError("one ante per term")
+        self.ante = mc
+        self.ante_mask = mask
+        self.ante_term = self.term
+        return [], {"mc": mc, "mask": mask}
+
+    def _start(self, op):
+        """The game starts with the seed H(m, every named cup's nonce): the first opener
+        and Bluff's roll-off come from it, so no cup chose them, the master included."""
+        m, pos = _bytes(op, 1, 16)
+        if self.phase == PLAYING:
+            raise OpError("a game is on")
+        if self.ante == NO_DIGEST or fair.master_commit(m) != self.ante:
+            raise OpError("the master's part does not match its ante")
+        nonces = []
+        for i in range(8):
+            if self.ante_mask >> i & 1:
+                w, pos = _bytes(op, pos, 16)
+                nonces.append(w)
+        if pos != len(op):
+            raise OpError("trailing bytes")
+        seed = fair.game_seed(m, nonces)
+        self.ante = NO_DIGEST
+        self.ante_mask = 0
         n = len(self.seats)
         self.game = new_game(self.rules, n, dict(self.options()), rng=fair.HashRng(seed))
         self.game_no += 1
@@ -266,6 +333,7 @@ class Table:
         self.witness = [[] for _ in range(n)]
         self.seed = NO_ROOT
         self.held = mask
+        self.rterm = self.term
         return [("open", g.round)], {"round": g.round, "mc": mc, "holders": list(holders)}
 
     def _seed(self, op):
@@ -362,17 +430,29 @@ class Table:
         return out
 
     def _settle(self, op):
+        """The reveal: every root, or none for cups that never revealed (`mask`: the cups
+        that attest it, a majority with the master); those lose the round, uncounted."""
         g = self.game
         n = len(self.seats)
         if g is None or g.need() != REVEAL:
             raise OpError("no call to settle")
+        mask, pos = _u8(op, 1)
         roots = []
-        pos = 1
         for s in range(n):
             r, pos = _bytes(op, pos, 16)
             roots.append(r)
         if pos != len(op):
             raise OpError("trailing bytes")
+        withheld = [s for s in range(n) if g.hidden(s) and roots[s] == NO_ROOT]
+        if withheld:
+            if self.held & sum(1 << s for s in withheld):
+                raise OpError("the master withholds dice it holds")
+            self.attested(mask, sum(1 << s for s in withheld))
+            events = g.withheld(withheld)
+            self._clear_round()
+            if g.winner() is not None:
+                self.phase = DONE
+            return events, {"roots": roots, "hands": [], "cheats": [], "withheld": withheld, "attested": mask}
         hands = self.hands(roots)
         for s in range(n):  # settle() checks every hand before it changes anything
             if hands[s] is not None:
@@ -393,11 +473,32 @@ class Table:
         return events, {"roots": roots, "hands": hands, "cheats": [e[1] for e in events if e[0] == "forfeit"]}
 
     def _restart(self, op):
+        """A round played again, for a reason every replica checks: a new leader since
+        the round opened, or a cup that never committed (a majority attests, `mask`)."""
         g = self.game
         reason, pos = _u8(op, 1)
+        mask, pos = _u8(op, pos)
+        missing, pos = _u8(op, pos)
         if g is None:
             raise OpError("no game")
-        ev = [e + (reason,) for e in g.restart_round()] if g.need() in (BID, REVEAL) else []
+        if pos != len(op):
+            raise OpError("trailing bytes")
+        if reason == RESTART_FAILOVER:
+            if self.mc != NO_DIGEST and self.rterm >= self.term:
+                raise OpError("no new leader since the round opened")
+        elif reason == RESTART_COMMIT:
+            if g.need() != SHAKE or self.mc == NO_DIGEST or not missing:
+                raise OpError("no round waiting for commitments")
+            for s in range(len(self.seats)):
+                if missing >> s & 1 and (s >= len(self.seats) or not g.dice[s] or self.held >> s & 1):
+                    raise OpError("a seat that owes no commitment")
+            self.attested(mask, missing)
+        else:
+            raise OpError("unknown restart reason %d" % reason)
+        if g.need() in (BID, REVEAL):
+            ev = [e + (reason,) for e in g.restart_round()]
+        else:   # not yet rolled: the round opens again, with the same opener
+            ev = [("replay", g.round, g.to_act(), reason)]
         self._clear_round()
         return ev, {"reason": reason}
 
@@ -448,11 +549,13 @@ class Table:
         out.append(len(self.seats))
         out += bytes(self.seats)
         out += self.gseed
+        out += self.ante + bytes((self.ante_mask, self.ante_term >> 8 & 0xFF, self.ante_term & 0xFF))
         if self.game is not None:
             st = self.game.dumps()
             out.append(len(st))
             out += st
             out += self.mc + self.seed
+            out += struct.pack(">H", self.rterm)
             out += bytes(self.holders)
             out.append(self.held)
             for d in self.digests:
@@ -496,12 +599,18 @@ class Table:
         seats, pos = _bytes(data, pos, ns)
         self.seats = list(seats)
         self.gseed, pos = _bytes(data, pos, 16)
+        self.ante, pos = _bytes(data, pos, 12)
+        a, pos = _bytes(data, pos, 3)
+        self.ante_mask = a[0]
+        self.ante_term = a[1] << 8 | a[2]
         ln, pos = _u8(data, pos)
         if ln:
             st, pos = _bytes(data, pos, ln)
             self.game = loads(st)
             self.mc, pos = _bytes(data, pos, 12)
             self.seed, pos = _bytes(data, pos, 16)
+            rt, pos = _bytes(data, pos, 2)
+            self.rterm = rt[0] << 8 | rt[1]
             h, pos = _bytes(data, pos, ns)
             self.holders = list(h)
             self.held, pos = _u8(data, pos)
@@ -539,6 +648,7 @@ _APPLY = {
     OP_RESTART: Table._restart,
     OP_MASTER: Table._master,
     OP_ROLL: Table._roll,
+    OP_ANTE: Table._ante,
 }
 
 
@@ -560,8 +670,13 @@ def op_rules(rules, opts):
     return bytes((OP_RULES, RULES.index(rules) + 1, opts))
 
 
-def op_start(seed):
-    return bytes((OP_START,)) + seed
+def op_ante(mc, mask):
+    return bytes((OP_ANTE,)) + mc + bytes((mask,))
+
+
+def op_start(m, nonces=()):
+    """m: the master's part (its ante's preimage); nonces: the named cups', in member order."""
+    return bytes((OP_START,)) + m + b"".join(nonces)
 
 
 def op_round(round_no, mc, holders, held):
@@ -582,12 +697,14 @@ def op_act(seat, action, extra=b""):
     return bytes((OP_ACT, seat)) + struct.pack(">I", action) + extra
 
 
-def op_settle(roots):
-    return bytes((OP_SETTLE,)) + b"".join(roots)
+def op_settle(roots, attested=0):
+    """attested: the cups (bits) that attest the seats with no root never revealed."""
+    return bytes((OP_SETTLE, attested)) + b"".join(roots)
 
 
-def op_restart(reason):
-    return bytes((OP_RESTART, reason))
+def op_restart(reason, attested=0, missing=0):
+    """attested: the cups (bits) that attest the `missing` seats (bits) never committed."""
+    return bytes((OP_RESTART, reason, attested, missing))
 
 
 def op_master(mid, term):

@@ -15,8 +15,9 @@ FAIL_MS = const(3000)      # peer: a master silent this long has failed; a maste
                            # heard a majority of the table this long stops leading
 ELECTION_MS = const(1000)  # a candidate that has no majority after this long tries again
 STAGGER_MS = const(300)    # cups stand for election one after the other, in member order
-REVEAL_MS = const(2500)    # master: wait this long for the reveals (automatic), then replay the round
-WITNESS_MS = const(2500)   # master: wait this long for a witness nonce, then use its own
+ATTEST_MS = const(500)     # a cup: say again which late commitments or reveals it never heard
+SEED_WAIT_MS = const(5000) # a cup that heard every commitment (or reveal) gives up on a leader
+                           # that still does not seed (settle) the round this long after
 SNAP_MS = const(500)       # master: one snapshot per cup in this long at most
 NEED_MS = const(80)        # a cup asks for missing versions at most this often
 THINK_MS = const(250)      # a bot's "thinking" before it acts

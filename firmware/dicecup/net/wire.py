@@ -41,6 +41,8 @@ LEAVE = 17
 AUTO = 18
 VOTE_REQ = 19
 VOTE = 20
+ATTEST = 21
+CONTRIB = 22
 
 # type: (name, body fields, key). Fields: B u8, H u16, I u32, sN N bytes,
 # p bytes with a u8 length, r the rest. Keys: 0 none, 1 join key, 2 table key.
@@ -67,6 +69,8 @@ TYPES = {
     AUTO: ("auto", ("B", "B"), 2),                      # member id, 1: its cup's bot plays, 0: the player again
     VOTE_REQ: ("votereq", ("H", "I", "H", "B"), 2),     # term, last version, last term, 1: a pre-vote
     VOTE: ("vote", ("H", "B", "B"), 2),                 # term, granted, 1: a pre-vote
+    ATTEST: ("attest", ("H", "B", "B"), 2),             # round, 1 commitments / 2 reveals, seats never heard
+    CONTRIB: ("contrib", ("I", "s16"), 2),              # the ante's version, this cup's nonce for the game seed
 }
 
 
