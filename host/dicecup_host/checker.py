@@ -3,7 +3,9 @@
 `recheck(lines)` rebuilds the game from one cup's serial log alone: every op is applied
 to a fresh replica (the engine refuses anything the rules forbid, the settle op checks
 every revealed root against its commitment) and the state fingerprint the cup logged
-after each op must match. `hidden_leaks(trace, logs)` finds frames or log lines that
+after each op must match; a snapshot must not rewrite what the log already holds.
+`crosscheck(logs)` compares cups' logs: one history, and every snapshot is the table's
+state at its version as the other cups logged it. `hidden_leaks(trace, logs)` finds frames or log lines that
 carried a hidden die before its reveal: it learns the dice from the roots published at
 settlement, then looks back for any of their secrets (or a hand) earlier on.
 """
@@ -32,9 +34,14 @@ def recheck(lines):
         k = rec.get("k")
         if k == "snapshot":
             try:
-                t = Table.from_snapshot(bytes.fromhex(rec["hex"]))
+                snap = Table.from_snapshot(bytes.fromhex(rec["hex"]))
             except (OpError, ValueError) as e:
                 raise LogError("line %d: bad snapshot: %s" % (n, e))
+            if t is not None:
+                why = _rewrites(t, snap)
+                if why:
+                    raise LogError("line %d: the snapshot at version %d %s" % (n, snap.version, why))
+            t = snap
         elif k == "op":
             if t is None:
                 t = Table()
@@ -51,6 +58,66 @@ def recheck(lines):
     if t is None:
         raise LogError("no ops in the log")
     return t
+
+
+def _rewrites(t, snap):
+    """Why a snapshot cannot follow the history a log already holds, else None: a table
+    goes forward only, and its members and terms never change behind its back."""
+    if snap.version < t.version:
+        return "goes back from version %d" % t.version
+    if snap.version == t.version and snap.digest_of() != t.digest_of():
+        return "is another state than the log's at that version"
+    if snap.term < t.term:
+        return "goes back to term %d from %d" % (snap.term, t.term)
+    if len(snap.members) < len(t.members):
+        return "drops members"
+    for i in range(len(t.members)):
+        a, b = t.members[i], snap.members[i]
+        if a.addr != b.addr or a.name != b.name:
+            return "changes member %d" % i
+    if snap.game_no < t.game_no:
+        return "goes back to an earlier game"
+    return None
+
+
+def crosscheck(logs):
+    """Compare several cups' logs (a dict name -> lines): every op shown at a version is
+    the same op with the same state on every cup, and every snapshot a cup took is the
+    table's state at its version as the others logged it. Returns the problems found,
+    each saying where ("cup 2 line 40: ..."); [] when the logs tell one history."""
+    seen = {}     # version -> (state, op hex or None, where)
+    problems = []
+    for name in logs:
+        for n, line in enumerate(logs[name], 1):
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                continue
+            k = rec.get("k")
+            if k == "op":
+                v, state, op = rec["v"], rec.get("state"), rec["hex"]
+            elif k == "snapshot":
+                try:
+                    snap = Table.from_snapshot(bytes.fromhex(rec["hex"]))
+                except (OpError, ValueError):
+                    problems.append("cup %s line %d: a snapshot that does not parse" % (name, n))
+                    continue
+                v, state, op = snap.version, snap.digest_of().hex(), None
+            else:
+                continue
+            where = "cup %s line %d" % (name, n)
+            had = seen.get(v)
+            if had is None:
+                seen[v] = (state, op, where)
+                continue
+            if op is not None and had[1] is not None and op != had[1]:
+                problems.append("%s: another op at version %d than %s" % (where, v, had[2]))
+            elif state != had[0]:
+                what = "a snapshot" if op is None else "the state after the op"
+                problems.append("%s: %s at version %d differs from %s" % (where, what, v, had[2]))
+            elif had[1] is None and op is not None:
+                seen[v] = (state, op, had[2])
+    return problems
 
 
 def events(lines, kinds=None):
