@@ -391,7 +391,9 @@ class Cup:
         if f.sender != wire.NOBODY:
             self.election.heard(f.sender, now)
         try:
-            h(src, f)
+            why = h(src, f)
+            if why:   # a frame refused for what it claims (not the sender's seat, not our leader...)
+                self.errors[why] = self.errors.get(why, 0) + 1
         except (OpError, IllegalAction):
             # authenticated, but the table or the engine refuses what it asks
             self.errors["refused"] = self.errors.get("refused", 0) + 1

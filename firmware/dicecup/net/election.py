@@ -248,10 +248,8 @@ class Election:
                 self.last_master = cup.now - FAIL_MS   # stand as soon as our turn comes
                 self._quorum(False)
             return
-        if master != f.sender:
-            return
-        if not self.from_leader(f.sender, term):
-            return
+        if master != f.sender or not self.from_leader(f.sender, term):
+            return "not-leader"
         if t.term == term and t.version > cup.sync.matched and t.version <= ver:
             cup.sync.matched = t.version   # our last entry is of this leader's term: its own
         cup.sync.learn(commit)

@@ -309,7 +309,9 @@ class HiddenDice:
         t = cup.table
         if t is None or t.game is None or t.mc == NO_DIGEST or t.seed != NO_ROOT:
             return
-        if rno != t.game.round & 0xFFFF or seat >= len(t.seats) or t.holders[seat] != f.sender:
+        if seat >= len(t.seats) or t.holders[seat] != f.sender:
+            return "not-your-seat"
+        if rno != t.game.round & 0xFFFF:
             return
         cup.watch.commit_heard(seat, d)
         if cup.is_master() and seat not in self.commits:
@@ -321,7 +323,9 @@ class HiddenDice:
         t = cup.table
         if t is None or t.game is None or t.game.need() != REVEAL:
             return
-        if rno != t.game.round & 0xFFFF or seat >= len(t.seats) or t.holders[seat] != f.sender:
+        if seat >= len(t.seats) or t.holders[seat] != f.sender:
+            return "not-your-seat"
+        if rno != t.game.round & 0xFFFF:
             return
         if cup.is_master() and seat not in self.reveals:
             self.reveals[seat] = root   # the first stands: one that does not match is a cheat

@@ -122,7 +122,9 @@ class Lobby:
     def on_contrib(self, src, f):
         cup = self.cup
         t = cup.table
-        if not cup.is_master() or t is None or self.m is None or not t.ante_mask >> f.sender & 1:
+        if t is None or not t.ante_mask >> f.sender & 1:
+            return "not-named"
+        if not cup.is_master() or self.m is None:
             return
         if f.sender not in self.nonces:
             self.nonces[f.sender] = f.body[1]   # the first stands

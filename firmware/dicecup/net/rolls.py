@@ -148,8 +148,9 @@ class Rolls:
         if cup.is_master():
             # a cup commits to its roll: we witness it with a fresh nonce
             g = t.game
-            if g is None or g.need() not in (ROLL, BANK_OR_ROLL) or g.to_act() != seat or seat >= len(t.seats) \
-                    or t.seats[seat] != f.sender or rid != t.version:
+            if seat >= len(t.seats) or t.seats[seat] != f.sender:
+                return "not-your-seat"
+            if g is None or g.need() not in (ROLL, BANK_OR_ROLL) or g.to_act() != seat or rid != t.version:
                 return  # not its roll now, or a late copy of a roll already made
             r = self.rolls.get(rid)
             if r is None or r["seat"] != seat:
@@ -158,7 +159,9 @@ class Rolls:
             elif r["d"] != d:
                 return  # the first commitment stands: no second try at the same roll
             cup.send(src, wire.WITNESS, (rid, r["w"]))
-        elif f.sender == t.master:
+        elif f.sender != t.master:
+            return "not-master"
+        else:
             # the master asks us to witness one of its rolls (the same nonce if it asks again)
             w = self.witnessed.get(rid)
             if w is None:
@@ -173,11 +176,13 @@ class Rolls:
         if r is None:
             return
         if cup.is_master():
-            if r["w"] is None and not r.get("cup") and f.sender == r.get("of"):
-                r["w"] = w   # from the cup we asked, no other
+            if f.sender != r.get("of"):
+                return "not-asked"   # from the cup we asked, no other
+            if r["w"] is None and not r.get("cup"):
+                r["w"] = w
             return
         if src != cup.master_addr():
-            return
+            return "not-master"
         r["w"] = w
         cup.seat_input(wire.ROLLR, (rid, r["seat"], r["root"]))
 
@@ -189,7 +194,7 @@ class Rolls:
             return
         t = cup.table
         if seat >= len(t.seats) or t.seats[seat] != f.sender:
-            return
+            return "not-your-seat"
         self.rolls = {}
         try:
             cup.sync.commit(tbl.op_roll(seat, r["d"], r["w"], root))

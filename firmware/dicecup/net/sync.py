@@ -243,7 +243,7 @@ class Sync:
             cup.lobby.hello(src)
             return
         if term > lead or not cup.election.from_leader(f.sender, lead):
-            return  # an old or a would-be master's: refused
+            return "not-leader"  # an old or a would-be master's: refused
         if ver <= t.version:
             mine = self.term_at(ver)
             if mine is None or mine == term:
@@ -366,7 +366,7 @@ class Sync:
         # a cup with no state takes the master's, whatever its own term (its next
         # acknowledgement tells the master of a newer term, if it holds one)
         if t is not None and not cup.election.from_leader(f.sender, term):
-            return
+            return "not-leader"
         if t is not None and (term, ver) <= (t.term, t.version) and not (self.resync and term >= t.term):
             return
         if not 1 <= parts <= 8 or part >= parts:

@@ -62,7 +62,7 @@ class Turns:
         t = cup.table
         if seat >= len(t.seats) or t.seats[seat] != f.sender or t.game is None:
             cup.send(src, wire.REJECT, (base, b"not-your-seat"))
-            return
+            return "not-your-seat"
         if base != t.version:
             # a later copy of an action already applied, or a call that lost the race
             for e in cup.sync.history:
@@ -133,7 +133,7 @@ class Turns:
         mid, on = f.body
         t = cup.table
         if mid != f.sender or mid >= len(t.members):
-            return
+            return "not-your-seat"
         flags = t.members[mid].flags
         want = flags | tbl.AUTO if on else flags & ~tbl.AUTO
         if want != flags:

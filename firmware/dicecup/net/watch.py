@@ -133,7 +133,9 @@ class Watch:
         rno, what, seats = f.body
         cup = self.cup
         t = cup.table
-        if not cup.is_master() or t.game is None or rno != t.game.round & 0xFFFF or what not in (COMMITS, REVEALS):
+        if what not in (COMMITS, REVEALS) or f.sender >= len(t.members):
+            return "malformed"
+        if not cup.is_master() or t.game is None or rno != t.game.round & 0xFFFF:
             return
         self.attests.setdefault((rno, what), {})[f.sender] = seats
         for k in [k for k in self.attests if k[0] != rno]:
