@@ -107,7 +107,7 @@ def test_updates_from_an_old_term_are_refused():
     from dicecup.net import wire
     op = victim.sync.history[-1][3]
     frame = wire.encode(wire.UPDATE, c.tid, 0, 10 ** 7, 0, (0, victim.table.version + 1, 0, 0, 0, op),
-                        victim.keys.key)
+                        [(victim.me, victim.keys.ring.pair(victim.me, 0))])
     victim.on_frame(c.cups[0].addr, frame, c.clock.now)
     assert (victim.table.version, victim.table.snapshot()) == before
 

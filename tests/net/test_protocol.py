@@ -188,11 +188,12 @@ def test_frames_from_another_table_and_replayed_frames_are_refused():
     c.run(3000)
     victim = c.cups[1].cup
     before = victim.table.snapshot()
-    # a cup of another table, same table id even, but another code
-    other = wire.encode(wire.ACTION, c.tid, 0, 10**6, 0, (0, 0x1B, 0, b""), wire.table_key(c.tid, "0000", b"x" * 8))
+    # a cup of another table, same table id even: its key is no member's
+    other = wire.encode(wire.ACTION, c.tid, 0, 10**6, 0, (0, 0x1B, 0, b""),
+                        [(victim.me, wire.pair_key(c.tid, 0, victim.me, b"x" * 32))])
     victim.on_frame(c.cups[2].addr, other, c.clock.now)
     assert victim.errors.get("bad-tag", 0) >= 1
-    foreign = wire.encode(wire.HEART, 0x7777, 0, 10**6, 0, (9, 999, 990, 0), wire.table_key(0x7777, "1", b"y" * 8))
+    foreign = wire.encode(wire.HEART, 0x7777, 0, 10**6, 0, (9, 999, 990, 0), [(1, wire.Key(b"y" * 32))])
     victim.on_frame(c.cups[2].addr, foreign, c.clock.now)
     assert victim.errors.get("foreign-table", 0) == 1
     # replay a frame the master really sent earlier
@@ -322,7 +323,7 @@ def test_the_master_reorders_seats_and_picks_rules_in_the_lobby():
 
 
 def test_a_wrong_code_does_not_get_in():
-    c = Cluster(2, "liars", seed=3)
+    c = Cluster(2, "liars", seed=3, record=True)
     host = c.cups[0].cup
     host.create(c.tid, "1111", "liars", 0)
     c.cups[0].flush()
@@ -332,7 +333,8 @@ def test_a_wrong_code_does_not_get_in():
     c.cups[1].flush()
     c.run(3000)
     assert guest.table is None and len(host.table.members) == 1
-    assert host.errors.get("bad-tag", 0) >= 1
+    assert host.errors.get("join-bad-code", 0) == 1   # counted at once: the guest confirms even so
+    assert [ev.values[1] for ev in c.cups[1].events if ev.kind == "join_failed"] == ["wrong-code"]
 
 
 def test_a_small_radio_caps_the_lobby():

@@ -12,6 +12,11 @@ from test_wire import mutate
 RULES = ("bluff", "perudo", "menteur", "liars", "dixmille")
 
 
+def as_from(victim, sender):
+    """The tag vector a frame from member `sender` to `victim` carries."""
+    return [(victim.me, victim.keys.ring.pair(victim.me, sender))]
+
+
 def _mutate(v, rnd):
     """A field of a frame's body, changed a little (ints) or as test_wire mutates bytes."""
     if isinstance(v, int):
@@ -21,9 +26,9 @@ def _mutate(v, rnd):
 
 @pytest.mark.parametrize("rules", RULES)
 def test_every_handler_survives_well_tagged_garbage(rules):
-    """Real frames of a game, their bodies mutated and tagged again with the table key
-    (what a member's modified firmware could send), into a live cup in strict mode:
-    no handler raises."""
+    """Real frames of a game, their bodies mutated and tagged again with the key their
+    sender shares with the victim (what a member's modified firmware could send), into
+    a live cup in strict mode: no handler raises."""
     for seed in range(6):
         rnd = random.Random(seed)
         c = Cluster(3, rules, {"reroll": True} if rules == "bluff" else None, seed=seed)
@@ -37,16 +42,18 @@ def test_every_handler_survives_well_tagged_garbage(rules):
                 except wire.FrameError:
                     pass
         victim = c.cups[rnd.randrange(3)].cup
-        keys = {0: None, 1: victim.keys.jkey, 2: victim.keys.key}
         for n in range(250):
             src, f = rnd.choice(frames)
+            kind = wire.TYPES[f.type][2]
+            if kind == 1 or (kind == 2 and f.sender in (victim.me, wire.NOBODY)):
+                continue
             body = list(f.body)
             for _ in range(rnd.randrange(1, 3)):
                 i = rnd.randrange(len(body))
                 body[i] = _mutate(body[i], rnd)
             try:
                 data = wire.encode(f.type, c.tid, f.sender, 10 ** 7 + n, f.ver, tuple(body),
-                                   keys[wire.TYPES[f.type][2]])
+                                   as_from(victim, f.sender) if kind == 2 else None)
             except Exception:  # noqa: BLE001 - a mutation the codec cannot even write
                 continue
             victim.on_frame(src, data, c.clock.now)
@@ -61,7 +68,7 @@ def test_buffers_stay_bounded_under_a_flood():
     c.setup()
     c.run(3000)
     victim = c.cups[1].cup
-    key = victim.keys.key
+    key = as_from(victim, 0)
     t = victim.table
     lead = victim.election.term
     for i in range(500):
@@ -81,7 +88,7 @@ def test_a_far_ahead_sequence_number_cannot_lock_a_sender_out():
     c.setup()
     c.run(2000)
     victim = c.cups[1].cup
-    forged = wire.encode(wire.HEART, c.tid, 0, 0xFFFFFFF0, 0, (victim.table.term, 0, 0, 0), victim.keys.key)
+    forged = wire.encode(wire.HEART, c.tid, 0, 0xFFFFFFF0, 0, (victim.table.term, 0, 0, 0), as_from(victim, 0))
     victim.on_frame(c.cups[0].addr, forged, c.clock.now)
     assert victim.errors.get("replay", 0) >= 1
     assert c.run(3_600_000, c.finished)   # the master's real frames still get through

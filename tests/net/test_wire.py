@@ -10,13 +10,17 @@ from dicecup.net import wire
 from dicecup.net.cup import Cup
 from dicecup.net.store import MemStore
 
-KEY = wire.table_key(0x1234, "4321", b"saltsalt")
-JKEY = wire.join_key(0x1234, "4321")
+KEY = wire.pair_key(0x1234, 2, 1, b"s" * 32)     # what sender 2 and member 1 share
+JKEY = wire.session_key(b"i" * 64, b"welcome")
+ME = 1                                            # the receiver these tests check as
 
 SAMPLES = {
     wire.BEACON: (2, 3, 1, b"ana"),
-    wire.JOIN: (b"n" * 8, b"ben"),
-    wire.WELCOME: (1, b"n" * 8, b"s" * 8),
+    wire.JOIN: (b"n" * 8, b"y" * 32, b"p" * 32, b"ben"),
+    wire.CHALLENGE: (b"n" * 8, b"y" * 32, b"\x00" + b"p" * 32, b"t" * 32),
+    wire.CONFIRM: (b"n" * 8, b"t" * 32),
+    wire.REFUSE: (b"n" * 8, 1),
+    wire.WELCOME: (1, b"n" * 8),
     wire.HELLO: (7,),
     wire.UPDATE: (1, 42, 0, 0, 40, b"\x08\x01\x00\x00\x00\x1b"),
     wire.ACK: (0, 42, 1),
@@ -38,6 +42,10 @@ SAMPLES = {
 
 
 def key_for(ftype):
+    return {0: None, 1: JKEY, 2: [(ME, KEY)]}[wire.TYPES[ftype][2]]
+
+
+def check_key(ftype):
     return {0: None, 1: JKEY, 2: KEY}[wire.TYPES[ftype][2]]
 
 
@@ -48,24 +56,28 @@ def test_every_frame_type_round_trips_within_250_bytes(ftype):
     f = wire.decode(data, 0x1234)
     assert (f.type, f.table, f.sender, f.seq, f.ver, f.body) == (ftype, 0x1234, 2, 99, 42, SAMPLES[ftype])
     if key_for(ftype):
-        wire.check(f, key_for(ftype))
+        wire.check(f, check_key(ftype), ME)
 
 
 def good():
-    return wire.encode(wire.ACTION, 0x1234, 2, 99, 42, (1, 0x1B, 42, b""), KEY)
+    return wire.encode(wire.ACTION, 0x1234, 2, 99, 42, (1, 0x1B, 42, b""), [(ME, KEY)])
 
 
 @pytest.mark.parametrize("data, code", [
     (b"", "truncated"),
     (good()[:7], "truncated"),
     (good() + bytes(250), "oversized"),
-    (b"\xd2" + good()[1:], "version"),
+    (b"\xd1" + good()[1:], "version"),
     (good()[:1] + b"\x63" + good()[2:], "type"),
-    (good()[:-9] + good()[-8:], "malformed"),
+    (good()[:-8] + good()[-7:], "malformed"),
+    (good()[:-1] + b"\x3f", "truncated"),          # six entries: no room for them
+    (good()[:-1] + b"\x40", "malformed"),          # a 7th member
+    (good()[:-1] + b"\x80", "malformed"),
+    (good()[:-1] + b"\x04", "not-for-me"),         # another receiver's entry only
 ])
 def test_bad_frames_are_typed_errors(data, code):
     with pytest.raises(wire.FrameError) as err:
-        wire.check(wire.decode(data, 0x1234), KEY)
+        wire.check(wire.decode(data, 0x1234), KEY, ME)
     assert err.value.code == code
 
 
@@ -74,15 +86,46 @@ def test_other_table_and_wrong_key_are_rejected():
         wire.decode(good(), 0x9999)
     assert err.value.code == "foreign-table"
     f = wire.decode(good(), 0x1234)
-    other = wire.table_key(0x1234, "0000", b"saltsalt")  # right table id, wrong code
+    other = wire.pair_key(0x1234, 3, 1, b"s" * 32)  # what member 3 shares with member 1
     with pytest.raises(wire.FrameError) as err:
-        wire.check(f, other)
+        wire.check(f, other, ME)
     assert err.value.code == "bad-tag"
     flipped = bytearray(good())
     flipped[13] ^= 1
     with pytest.raises(wire.FrameError) as err:
-        wire.check(wire.decode(bytes(flipped), 0x1234), KEY)
+        wire.check(wire.decode(bytes(flipped), 0x1234), KEY, ME)
     assert err.value.code == "bad-tag"
+
+
+def test_a_broadcast_carries_one_tag_per_receiver_and_each_checks_its_own():
+    keys = dict((j, wire.pair_key(0x1234, 0, j, bytes((j,)) * 32)) for j in (1, 2, 4, 5))
+    body = (0, 42, 40, 0)
+    data = wire.encode(wire.HEART, 0x1234, 0, 7, 42, body, sorted(keys.items()))
+    plain = wire.encode(wire.HEART, 0x1234, 0, 7, 42, body, [])
+    assert len(data) == len(plain) + 6 * 4 and data[-1] == 0b110110
+    f = wire.decode(data, 0x1234)
+    assert f.body == body
+    for j, k in keys.items():
+        wire.check(f, k, j)
+        for other, k2 in keys.items():
+            if other != j:
+                with pytest.raises(wire.FrameError) as err:
+                    wire.check(f, k2, j)     # another pair's key: refused
+                assert err.value.code == "bad-tag"
+    with pytest.raises(wire.FrameError) as err:
+        wire.check(f, keys[1], 3)            # member 3 is not covered
+    assert err.value.code == "not-for-me"
+    # moving the mask to claim another receiver breaks every tag
+    swapped = wire.decode(data[:-1] + bytes((0b110101,)), 0x1234)
+    with pytest.raises(wire.FrameError):
+        wire.check(swapped, keys[1], 0)
+
+
+def test_pair_keys_are_symmetric_and_bound_to_table_and_members():
+    s = b"x" * 32
+    assert wire.pair_key(7, 1, 4, s).tag(b"m") == wire.pair_key(7, 4, 1, s).tag(b"m")
+    assert wire.pair_key(7, 1, 4, s).tag(b"m") != wire.pair_key(8, 1, 4, s).tag(b"m")
+    assert wire.pair_key(7, 1, 4, s).tag(b"m") != wire.pair_key(7, 1, 3, s).tag(b"m")
 
 
 def test_hmac_matches_the_standard():
@@ -128,7 +171,7 @@ def test_fuzzed_frames_only_ever_raise_frame_error(seed, ftype, raw):
         try:
             f = wire.decode(data, 0x1234 if rnd.randrange(2) else None)
             if wire.TYPES[f.type][2]:
-                wire.check(f, KEY)
+                wire.check(f, check_key(f.type), ME)
         except wire.FrameError:
             pass
 

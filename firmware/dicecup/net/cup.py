@@ -12,9 +12,11 @@ It never sleeps and never touches a radio, so the same code runs on the cup (an 
 loop around a transport) and in the host simulation (a simulated clock).
 
 The concerns, each a module with its own state:
-    keys      net/keys.py      keys, sequence numbers, replay window
+    keys      net/keys.py      frame tags, sequence numbers, replay window
+              net/keyring.py   this cup's key pair, members' keys, pairwise keys
     flash     net/flash.py     what survives a reboot
-    lobby     net/lobby.py     beacons, joining, seats and rules, bots, leaving
+    lobby     net/lobby.py     beacons, joining (CPace), seats and rules, bots, leaving
+              net/gate.py      the master's ration of join sessions (rate, lockout)
     sync      net/sync.py      replication: ops out in order, resends, snapshots
     election  net/election.py  heartbeats, away, failure, election, take-over
     hidden    net/hidden.py    the round's hidden dice: shake, commit, seed, reveal
@@ -89,7 +91,7 @@ class Cup:
         self.errors = {}            # refusals and errors by code
         self.flash = Flash(store)
         self.boot = self.flash.boot()
-        self.keys = self.Keys(self.flash, self.boot)
+        self.keys = self.Keys(self.flash, self.boot, random_bytes)
         self.me = self.keys.restore()          # our member id: a member that rebooted rejoins from flash
         self.lobby = self.Lobby(self)
         self.sync = self.Sync(self)
@@ -109,6 +111,9 @@ class Cup:
             wire.BEACON: self.lobby.on_beacon,
             wire.JOIN: self.lobby.on_join,
             wire.WELCOME: self.lobby.on_welcome,
+            wire.CHALLENGE: self.lobby.on_challenge,
+            wire.CONFIRM: self.lobby.on_confirm,
+            wire.REFUSE: self.lobby.on_refuse,
             wire.LEAVE: self.lobby.on_leave,
             wire.HELLO: self.sync.on_hello,
             wire.UPDATE: self.sync.on_update,
@@ -177,8 +182,12 @@ class Cup:
             return False
         sender = self.me if self.me is not None else wire.NOBODY
         ver = self.table.version if self.table else 0
-        self.out.append((dest, self.keys.frame(ftype, sender, ver, body, key)))
+        self.out.append((dest, self.keys.frame(ftype, sender, ver, body, dest, key)))
         return True
+
+    def count(self, code):
+        """One more refusal or error of this code (cup.errors)."""
+        self.errors[code] = self.errors.get(code, 0) + 1
 
     def send_beacon(self, body):
         if self.dead or not self.budget.take(self.now):
@@ -213,6 +222,8 @@ class Cup:
         bus = self.bus
         if bus.listeners and bus.wanted(PUBLIC):
             self.sync.hold(t.version, name, events, op, t.digest_of())
+        if name == "join":
+            self.keys.ring.learn(t)
         if name == "master" and info["master"] != self.election.shunned:
             self.election.shunned = None
         if name == "master" and info["master"] != self.me and self.role in (self.MASTER, self.CANDIDATE):
@@ -239,6 +250,7 @@ class Cup:
     def resynced(self, table, data):
         """A snapshot replaced our replica."""
         self.table = table
+        self.keys.ring.learn(table)
         if self.role == self.NONE or self.role == self.CANDIDATE:
             self.role = self.PEER
         self.election.reset_peer_clock()
@@ -388,7 +400,7 @@ class Cup:
         h = self._handlers.get(f.type)
         if h is None:
             return
-        if f.sender != wire.NOBODY:
+        if wire.key_kind(f.type) == 2:   # the sender is authenticated: it is alive
             self.election.heard(f.sender, now)
         try:
             why = h(src, f)

@@ -6,7 +6,11 @@ A killed cup loses its RAM; on boot it has only this. Everything goes through on
 in one place:
 
     epoch     2 bytes   bumped on every boot: sequence numbers never repeat
-    table     tid(2) member(1) salt(8) code   the table this cup belongs to
+    table     tid(2) member(1) code   the table this cup belongs to (the code: to welcome
+              joiners should this cup become the master)
+    ident     private(32) public(32)  this cup's X25519 key pair (net/keyring.py)
+    roster    (member(1) addr(6) public key(32)) x n   the table's members with a key:
+              the pairwise keys again right after a reboot
     secret    round(2) then (gen(1) root(16)) x k   the round's hidden dice: the root
               of each generation still needed (the current one, and a Bluff reroll's
               fresh one until the master has taken it)
@@ -36,15 +40,46 @@ class Flash:
         self.store.put("epoch", bytes((n >> 8 & 0xFF, n & 0xFF)))
 
     # ----- membership -------------------------------------------------------------
-    def put_table(self, tid, me, salt, code):
-        self.store.put("table", bytes((tid >> 8, tid & 0xFF, me)) + salt + code.encode())
+    def put_table(self, tid, me, code):
+        self.store.put("table", bytes((tid >> 8, tid & 0xFF, me)) + code.encode())
 
     def table(self):
-        """(tid, member id, salt, code) of the table this cup belongs to, or None."""
+        """(tid, member id, code) of the table this cup belongs to, or None."""
         t = self.store.get("table")
-        if not t or len(t) < 11:
+        if not t or len(t) < 4:
             return None
-        return _u16(t, 0), t[2], bytes(t[3:11]), bytes(t[11:]).decode()
+        try:
+            return _u16(t, 0), t[2], bytes(t[3:]).decode()
+        except ValueError:
+            return None
+
+    def put_ident(self, sk, pk):
+        self.store.put("ident", bytes(sk) + bytes(pk))
+
+    def ident(self):
+        """(private, public) key of this cup, or None."""
+        k = self.store.get("ident")
+        if not k or len(k) != 64:
+            return None
+        return bytes(k[:32]), bytes(k[32:])
+
+    def put_roster(self, roster):
+        out = bytearray()
+        for mid in sorted(roster):
+            addr, pk = roster[mid]
+            out.append(mid)
+            out += addr + pk
+        self.store.put("roster", bytes(out))
+
+    def roster(self):
+        """{member id: (addr, public key)} kept for the table; {} when none."""
+        r = self.store.get("roster")
+        out = {}
+        if not r or len(r) % 39:
+            return out
+        for i in range(0, len(r), 39):
+            out[r[i]] = (bytes(r[i + 1:i + 7]), bytes(r[i + 7:i + 39]))
+        return out
 
     def put_vote(self, term, voted):
         self.store.put("vote", bytes((term >> 8 & 0xFF, term & 0xFF, 0xFF if voted is None else voted)))

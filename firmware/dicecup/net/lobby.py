@@ -1,12 +1,31 @@
 """The lobby: a table is created, heard, joined with its code, arranged and started.
 
 A cup creates a table (it becomes master) and beacons; others list the tables they
-hear and join with the 4-digit code shown on the master: the JOIN is tagged with a
-key from the code, and the WELCOME brings the salt of the table key. Seats are in
-join order, reorderable on the master before the game, which also picks rule set and
-options and can fill seats with bots it hosts. A member whose cup rebooted (RAM gone,
-flash kept) says hello until it has the state again; a member re-sending JOIN (it
-lost our welcome) is welcomed again, mid-game too.
+hear and join with the 4-digit code shown on the master, through a CPace session
+(net/pake.py), so a recording of a join gives no offline test of a code guess:
+
+    joiner -> master   JOIN       nonce, CPace share Ya, static public key, name
+                                  (key and name are Ya's associated data: in the transcript)
+    master -> joiner   CHALLENGE  nonce, share Yb, master id + static key (Yb's data),
+                                  the master's confirmation tag
+    joiner -> master   CONFIRM    nonce, the joiner's confirmation tag (sent even when
+                                  the master's tag was wrong, so the master counts at once)
+    master -> joiner   WELCOME    member id, nonce; tagged with a key from the ISK
+    master -> joiner   REFUSE     nonce, why: locked, busy, full, closed (not authenticated:
+                                  it only ends a join early, as jamming could)
+
+sid = "dicecup" | tid | nonce, CI = tid | joiner address | master address. Only after
+the joiner's confirmation does the master commit the join op with the joiner's key;
+the joiner then has its member id and the master's key (both authenticated by the
+session) and asks for the table's state, which brings every member's key. Every
+session the master answers is one online guess: net/gate.py rations them (rate limit,
+lockout). A join is accepted only in the lobby, or from a cup whose static key is
+already a member's (it lost its welcome: welcomed again with its own id). A member
+that rebooted (or joins its own table again) needs no code: its static key and flash
+roster tag its HELLO, and the master sends it the state.
+
+Seats are in join order, reorderable on the master before the game, which also picks
+rule set and options and can fill seats with bots it hosts.
 
 The game's seed (the first opener, Bluff's roll-off, the Dix mille roll bases) is no
 one cup's choice: the master first commits to its part m (the ante op, naming every
@@ -17,19 +36,67 @@ fixed m before it saw a nonce, and nobody else knew m before theirs were given.
 from . import fair
 from . import table as tbl
 from . import wire
+from .gate import SESSION_MS, Gate
+from .pake import Cpace, PakeError
 from .table import BOT, LEFT, LOBBY, PLAYING, Table
 from .timing import BEACON_MS, HELLO_MS, JOIN_MS, RESEND_MS
 from .transport import BROADCAST
 
 HEARD_MS = 3000  # a table not heard this long drops out of tables()
 JOIN_FOR_MS = 20000  # a join that gets no welcome this long gives up (a "join_failed" event)
+DONE_MS = 60000  # a confirmed session is kept this long, to welcome its joiner again
+SESSIONS = 4     # join sessions the master holds at most
+REASONS = ("", "locked", "busy", "full", "closed")   # REFUSE's codes; join_failed's reasons too
+
+
+def _sid(tid, nonce):
+    return b"dicecup" + bytes((tid >> 8 & 0xFF, tid & 0xFF)) + nonce
+
+
+def _ci(tid, joiner, master):
+    return bytes((tid >> 8 & 0xFF, tid & 0xFF)) + joiner + master
+
+
+class _Session:
+    """The master's side of one join session."""
+
+    def __init__(self, nonce, cp, isk, token, now, pk, name, challenge):
+        self.nonce = nonce
+        self.cp = cp
+        self.wkey = wire.session_key(isk, b"welcome")
+        self.token = token
+        self.at = now
+        self.pk = pk
+        self.name = name
+        self.challenge = challenge
+        self.mid = None        # set once confirmed and admitted
+
+
+class _Joining:
+    """The joiner's side: one session at a time."""
+
+    def __init__(self, tid, code, maddr, now):
+        self.tid = tid
+        self.code = code
+        self.maddr = maddr
+        self.first = now
+        self.last = now
+        self.stage = 0         # 0: JOIN sent, 1: confirmed, waiting for the welcome
+        self.busy = False      # the master said "busy" at least once
+        self.master = None     # (master id, its public key), from the challenge
+        self.nonce = None
+        self.cp = None
+        self.confirm = None
+        self.body = None       # our JOIN body (resent as it is)
 
 
 class Lobby:
     def __init__(self, cup):
         self.cup = cup
         self.heard = {}          # beacons: tid -> (addr, name, rules, members, flags, at)
-        self.joining = None      # (tid, code, nonce, master addr, last sent, first sent)
+        self.joining = None      # a _Joining
+        self.sessions = {}       # master: joiner address -> _Session
+        self.gate = Gate(cup.count)
         self.master_hint = None  # the master's address, from its beacon (before we have the state)
         self.last_beacon = -BEACON_MS
         self.last_hello = -HELLO_MS
@@ -41,18 +108,19 @@ class Lobby:
     # ----- the master's side ----------------------------------------------------------
     def create(self, tid, code, rules, opts):
         cup = self.cup
-        salt = cup.random_bytes(8)
-        cup.keys.use(tid, code, salt)
+        cup.keys.use(tid, code, 0, {})
         cup.me = 0
-        cup.flash.put_table(tid, 0, salt, code)
+        cup.flash.put_table(tid, 0, code)
         cup.flash.forget_secret()
         cup.flash.forget_roll()
         cup.election.new_table()
         cup.election.leader = 0
         cup.election.majority_at = cup.now
         cup.table = Table()
+        self.sessions = {}
+        self.gate = Gate(cup.count)
         cup.become_master()
-        cup.sync.commit(tbl.op_join(0, cup.addr, cup.name))
+        cup.sync.commit(tbl.op_join(0, cup.addr, cup.name, 0, cup.keys.ring.public()))
         cup.sync.commit(tbl.op_rules(rules, opts))
 
     def seats_left(self):
@@ -65,27 +133,103 @@ class Lobby:
             raise ValueError("bots join in the lobby, up to %d seats" % min(6, cup.max_cups))
         cup.sync.commit(tbl.op_join(len(t.members), bytes(6), name, BOT))
 
+    def _known(self, pk):
+        """The member id whose static key is `pk`, or None."""
+        t = self.cup.table
+        for i in range(len(t.members)):
+            if t.members[i].pk == pk:
+                return i
+        return None
+
+    def _refuse(self, src, nonce, why):
+        self.cup.count("join-" + why)
+        self.cup.send(src, wire.REFUSE, (nonce, REASONS.index(why)), resend=True)
+
     def on_join(self, src, f):
         cup = self.cup
         if not cup.is_master():
             return
-        nonce, name = f.body
+        nonce, share, pk, name = f.body
+        s = self.sessions.get(src)
+        if s is not None and s.nonce == nonce:
+            if s.mid is None:   # our challenge was lost
+                cup.send(src, wire.CHALLENGE, s.challenge)
+            return
         t = cup.table
-        for i in range(len(t.members)):  # a retransmitted join, or a member that lost our welcome
-            if t.members[i].addr == src:
-                self.welcome(src, i, nonce)
-                return
-        if t.phase != LOBBY or self.seats_left() <= 0:
-            return  # a full table (the beacon says so) or a game under way
-        mid = len(t.members)
-        cup.sync.commit(tbl.op_join(mid, src, tbl.text(name)))
-        self.welcome(src, mid, nonce)
+        if self._known(pk) is None and (t.phase != LOBBY or self.seats_left() <= 0):
+            self._refuse(src, nonce, "full" if t.phase == LOBBY else "closed")
+            return
+        why = self.gate.admit(cup.now)
+        if why is not None:
+            self._refuse(src, nonce, why)
+            return
+        keys = cup.keys
+        mine = bytes((cup.me,)) + keys.ring.public()
+        cp = Cpace(keys.code.encode(), _sid(keys.tid, nonce), _ci(keys.tid, src, cup.addr), False,
+                   cup.random_bytes, mine)
+        try:
+            isk = cp.finish(share + pk + name)
+        except PakeError as e:
+            cup.count("join-" + e.code)   # a low-order share: no guess was made
+            return
+        if s is not None and s.mid is None:
+            self.gate.failed(cup.now, "join-abandoned")   # its joiner started again
+        body = (nonce, cp.message()[:32], mine, cp.confirm_tag())
+        self._drop_old()
+        self.sessions[src] = _Session(nonce, cp, isk, self.gate.start(cup.now), cup.now, pk, name, body)
+        cup.send(src, wire.CHALLENGE, body)
 
-    def welcome(self, src, mid, nonce):
+    def _drop_old(self):
+        while len(self.sessions) >= SESSIONS:
+            src = min(self.sessions, key=lambda a: self.sessions[a].at)
+            s = self.sessions.pop(src)
+            if s.mid is None:
+                self.gate.failed(self.cup.now, "join-abandoned")
+
+    def on_confirm(self, src, f):
         cup = self.cup
-        cup.send(src, wire.WELCOME, (mid, nonce, cup.keys.salt), key=cup.keys.jkey)
-        cup.sync.acks[mid] = 0
-        cup.election.seen[mid] = cup.now
+        if not cup.is_master():
+            return
+        nonce, tag = f.body
+        s = self.sessions.get(src)
+        if s is None or s.nonce != nonce:
+            return
+        if s.mid is not None:   # our welcome was lost
+            if s.cp.check_confirm(tag):
+                self.welcome(src, s)
+            return
+        if not s.cp.check_confirm(tag):
+            del self.sessions[src]
+            self.gate.failed(cup.now, "join-bad-code")
+            return
+        self.gate.confirmed(s.token)
+        t = cup.table
+        mid = self._known(s.pk)
+        if mid is None:
+            if t.phase != LOBBY or self.seats_left() <= 0:
+                del self.sessions[src]
+                self._refuse(src, nonce, "full" if t.phase == LOBBY else "closed")
+                return
+            mid = len(t.members)
+            cup.sync.commit(tbl.op_join(mid, src, tbl.text(s.name), 0, s.pk))
+        s.mid = mid
+        s.at = cup.now
+        self.welcome(src, s)
+
+    def welcome(self, src, s):
+        cup = self.cup
+        cup.send(src, wire.WELCOME, (s.mid, s.nonce), key=s.wkey)
+        cup.sync.acks[s.mid] = 0
+        cup.election.seen[s.mid] = cup.now
+
+    def _expire(self, now):
+        for src in list(self.sessions):
+            s = self.sessions[src]
+            if s.mid is None and now - s.at >= SESSION_MS:
+                del self.sessions[src]
+                self.gate.failed(now, "join-expired")
+            elif s.mid is not None and now - s.at >= DONE_MS:
+                del self.sessions[src]
 
     def start(self):
         """Master: ante for a game with every cup at the table (they add their nonces)."""
@@ -157,6 +301,8 @@ class Lobby:
     def master_tick(self, now):
         cup = self.cup
         t = cup.table
+        if self.sessions:
+            self._expire(now)
         if self.m is not None and t.phase != PLAYING:
             gone = [i for i in range(len(t.members)) if t.ante_mask >> i & 1 and not t.members[i].present()]
             if gone and t.ante == fair.master_commit(self.m):
@@ -185,34 +331,99 @@ class Lobby:
         info = self.heard.get(tid)
         if info is None:
             raise ValueError("no beacon heard from table %d" % tid)
-        cup.keys.use(tid, code)
-        nonce = cup.random_bytes(8)
-        self.joining = (tid, code, nonce, info[0], cup.now, cup.now)
+        keys = cup.keys
+        if keys.member() and keys.tid == tid and keys.ring.roster:
+            # a member already: its static key is its proof, not the code
+            self.hello(cup.master_addr() if cup.table is not None else info[0])
+            return
+        keys.use(tid, code)
+        cup.me = None
+        self.joining = _Joining(tid, code, info[0], cup.now)
+        self._start()
+
+    def _start(self):
+        """A fresh session with the master we know of (JOIN sent)."""
+        cup = self.cup
+        j = self.joining
+        j.nonce = cup.random_bytes(8)
+        j.stage = 0
+        pk = cup.keys.ring.public()
+        name = cup.name.encode()[:8]
+        j.cp = Cpace(j.code.encode(), _sid(j.tid, j.nonce), _ci(j.tid, cup.addr, j.maddr), True,
+                     cup.random_bytes, pk + name)
+        j.body = (j.nonce, j.cp.message()[:32], pk, name)
         self._send_join()
 
     def _send_join(self):
+        j = self.joining
+        j.last = self.cup.now
+        if j.stage == 0:
+            self.cup.send(j.maddr, wire.JOIN, j.body, resend=True)
+        else:
+            self.cup.send(j.maddr, wire.CONFIRM, (j.nonce, j.confirm), resend=True)
+
+    def _failed(self, why):
+        tid = self.joining.tid
+        self.joining = None
+        self.cup.keys.jkey = None
+        self.cup.emit_local("join_failed", (tid, why))
+
+    def _mine(self, src, f):
+        j = self.joining
+        return j is not None and src == j.maddr and f.body[0] == j.nonce
+
+    def on_challenge(self, src, f):
         cup = self.cup
-        tid, code, nonce, maddr = self.joining[:4]
-        cup.send(maddr, wire.JOIN, (nonce, cup.name.encode()[:8]), key=cup.keys.jkey)
+        if not self._mine(src, f) or self.joining.stage != 0:
+            return
+        j = self.joining
+        nonce, share, theirs, tag = f.body
+        try:
+            isk = j.cp.finish(share + theirs)
+        except PakeError as e:
+            cup.count("join-" + e.code)
+            self._failed("bad-share")
+            return
+        j.confirm = j.cp.confirm_tag()
+        ok = j.cp.check_confirm(tag)
+        j.stage = 1
+        self._send_join()   # our confirmation, right or wrong: the master counts it at once
+        if not ok:
+            cup.count("join-bad-code")
+            self._failed("wrong-code")
+            return
+        j.master = (theirs[0], theirs[1:])
+        cup.keys.jkey = wire.session_key(isk, b"welcome")
+
+    def on_refuse(self, src, f):
+        if not self._mine(src, f):
+            return
+        why = REASONS[f.body[1]] if 0 < f.body[1] < len(REASONS) else "closed"
+        if why == "busy":
+            self.joining.busy = True   # try again (the tick) until the join gives up
+        else:
+            self._failed(why)
 
     def on_welcome(self, src, f):
         cup = self.cup
-        if self.joining is None:
+        j = self.joining
+        if j is None or j.stage != 1 or src != j.maddr:
             return
-        mid, nonce, salt = f.body
-        tid, code, want, maddr = self.joining[:4]
-        if nonce != want or mid >= 6:
+        mid, nonce = f.body
+        mmid, mpk = j.master
+        if nonce != j.nonce or mid >= 6 or mid == mmid or f.sender != mmid:
             return
         self.joining = None
         cup.me = mid
-        cup.keys.use(tid, code, salt)
-        cup.flash.put_table(tid, mid, salt, code)
+        cup.keys.jkey = None
+        cup.keys.use(j.tid, j.code, mid, {mmid: (src, mpk)})
+        cup.flash.put_table(j.tid, mid, j.code)
         cup.flash.forget_secret()
         cup.flash.forget_roll()
         cup.election.new_table()
         cup.table = None
-        self.master_hint = maddr
-        self.hello(maddr)
+        self.master_hint = src
+        self.hello(src)
 
     def hello(self, dest):
         """We are a member without the state: ask for it."""
@@ -223,21 +434,22 @@ class Lobby:
     def tick(self, now):
         """A cup without the table's state: say hello (member) or ask to join again."""
         cup = self.cup
-        if cup.me is not None and cup.keys.key is not None:
+        if cup.me is not None and cup.keys.member():
             if now - self.last_hello >= HELLO_MS:
                 self.hello(self.master_hint or BROADCAST)
             return self.last_hello + HELLO_MS
-        if self.joining is not None:
-            tid, code, nonce, maddr, last, first = self.joining
-            if now - first >= JOIN_FOR_MS:
-                self.joining = None   # no welcome: a wrong code, a full table, or no radio contact
-                cup.emit_local("join_failed", (tid, "no welcome from the table's master"))
+        j = self.joining
+        if j is not None:
+            if now - j.first >= JOIN_FOR_MS:
+                # no welcome: the master busy with other joins, or no radio contact
+                self._failed("busy" if j.busy else "no-answer")
                 return now + 1000
-            if now - last >= JOIN_MS:
-                heard = self.heard.get(tid)
-                if heard is not None:
-                    maddr = heard[0]   # the table's master now (it may have changed since)
-                self.joining = (tid, code, nonce, maddr, now, first)
-                self._send_join()
-            return self.joining[4] + JOIN_MS
+            if now - j.last >= JOIN_MS:
+                heard = self.heard.get(j.tid)
+                if j.stage == 0 and heard is not None and heard[0] != j.maddr:
+                    j.maddr = heard[0]   # the table's master now: a session with it
+                    self._start()
+                else:
+                    self._send_join()
+            return j.last + JOIN_MS
         return now + 1000

@@ -37,6 +37,7 @@ class Sync:
         self.acks = {}        # master: member -> version it holds of our term's history
         self.answered = {}    # member -> when its last NEED was answered
         self.snapped = {}     # member -> when it was last sent a snapshot
+        self.snap_from = {}   # member -> (version, the part its next snapshot starts with)
         self.parts = None     # an incoming snapshot: [term, version, parts, {index: chunk}]
         self.resync = False   # our last entries conflict with the master's: waiting for its snapshot
         self.committed = 0    # the highest version a majority holds (as far as we know)
@@ -210,9 +211,19 @@ class Sync:
         t = cup.table
         snap = t.snapshot()
         parts = (len(snap) + SNAP_CHUNK - 1) // SNAP_CHUNK
-        for i in range(parts):
-            cup.send(dest, wire.SNAP, (t.term, t.version, i, parts, snap[i * SNAP_CHUNK:(i + 1) * SNAP_CHUNK]),
-                     resend=True)
+        # Parts ask as fresh frames: a snapshot is rationed already (one per member per
+        # SNAP_MS), and one part held back by the retransmissions' share of the budget
+        # is the whole snapshot lost. Should the budget still refuse one, the next time
+        # starts there, so every part gets out in turn (the receiver keeps what it has).
+        ver, first = self.snap_from.get(mid, (None, 0))
+        first = first % parts if ver == t.version else 0
+        for k in range(parts):
+            i = (first + k) % parts
+            if not cup.send(dest, wire.SNAP, (t.term, t.version, i, parts,
+                                              snap[i * SNAP_CHUNK:(i + 1) * SNAP_CHUNK])):
+                self.snap_from[mid] = (t.version, i)
+                return
+        self.snap_from[mid] = (t.version, 0)
 
     def on_need(self, src, f):
         """The master answers from its history, or with a snapshot to a cup past it."""

@@ -64,10 +64,11 @@ class OpError(ValueError):
 
 
 class Member:
-    def __init__(self, addr, name, flags=0):
+    def __init__(self, addr, name, flags=0, pk=None):
         self.addr = addr
         self.name = name
         self.flags = flags
+        self.pk = pk        # the cup's X25519 public key (net/keyring.py); None for a bot
 
     def present(self):
         """A cup that answers (not a bot, not away, not gone)."""
@@ -84,6 +85,20 @@ def _bytes(data, pos, n):
     if pos + n > len(data):
         raise OpError("op truncated")
     return bytes(data[pos:pos + n]), pos + n
+
+
+def _pk(data, pos):
+    """A public key with its length byte: 0 (none) or 32."""
+    n, pos = _u8(data, pos)
+    if n == 0:
+        return None, pos
+    if n != 32:
+        raise OpError("a public key is 32 bytes")
+    return _bytes(data, pos, 32)
+
+
+def _pk_bytes(pk):
+    return b"\x00" if pk is None else b"\x20" + pk
 
 
 class Table:
@@ -187,9 +202,12 @@ class Table:
         flags, pos = _u8(op, pos)
         n, pos = _u8(op, pos)
         name, pos = _bytes(op, pos, n)
+        pk, pos = _pk(op, pos)
         if mid != len(self.members) or mid >= 6 or self.phase != LOBBY:
             raise OpError("join out of order")
-        self.members.append(Member(addr, text(name), flags))
+        if (pk is None) != bool(flags & BOT) or pos != len(op):
+            raise OpError("a cup joins with its key, a bot without")
+        self.members.append(Member(addr, text(name), flags, pk))
         self.seats.append(mid)
         return [("joined", mid, text(name), bool(flags & BOT))], {"member": mid, "name": text(name), "bot": bool(flags & BOT)}
 
@@ -545,7 +563,7 @@ class Table:
         out.append(len(self.members))
         for m in self.members:
             nm = m.name.encode()
-            out += m.addr + bytes((m.flags, len(nm))) + nm
+            out += m.addr + bytes((m.flags, len(nm))) + nm + _pk_bytes(m.pk)
         out.append(len(self.seats))
         out += bytes(self.seats)
         out += self.gseed
@@ -594,7 +612,8 @@ class Table:
             flags, pos = _u8(data, pos)
             ln, pos = _u8(data, pos)
             name, pos = _bytes(data, pos, ln)
-            self.members.append(Member(addr, text(name), flags))
+            pk, pos = _pk(data, pos)
+            self.members.append(Member(addr, text(name), flags, pk))
         ns, pos = _u8(data, pos)
         seats, pos = _bytes(data, pos, ns)
         self.seats = list(seats)
@@ -653,9 +672,10 @@ _APPLY = {
 
 
 # ----- op builders (the master's side) ------------------------------------------------
-def op_join(mid, addr, name, flags=0):
+def op_join(mid, addr, name, flags=0, pk=None):
+    """A member joins: a cup with its public key `pk`, a bot (flags BOT) without."""
     nm = name.encode()[:NAME_LEN]
-    return bytes((OP_JOIN, mid)) + addr + bytes((flags, len(nm))) + nm
+    return bytes((OP_JOIN, mid)) + addr + bytes((flags, len(nm))) + nm + _pk_bytes(pk)
 
 
 def op_flags(mid, flags):

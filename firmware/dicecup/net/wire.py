@@ -1,24 +1,42 @@
-"""The radio frame: a compact, versioned binary codec with an authentication tag.
+"""The radio frame: a compact, versioned binary codec with per-member authentication tags.
 
-    0  B   version (0xD1)          5  I   sequence number (per sender)
+    0  B   version (0xD2)          5  I   sequence number (per sender)
     1  B   frame type              9  H   state version it refers to (low 16 bits)
     2  H   table id               11  ... body (by type, below)
-    4  B   sender (member id;      -8  8s  tag: HMAC-SHA256(key, everything before)[:8]
-           0xFF before joining)            (none on beacons)
+    4  B   sender (member id;         ... the tags, by the type's key kind:
+           0xFF before joining)
+
+Key kinds (the TYPES column):
+    0  none: beacons, and the join's CPace messages (JOIN, CHALLENGE, CONFIRM, REFUSE),
+       whose shares and confirmation tags are their own authentication (net/pake.py)
+    1  the join session's key, from CPace's ISK (WELCOME): an 8-byte tag
+       HMAC-SHA256(key, everything before)[:8]
+    2  pairwise member keys (everything else): a tag vector
+           ... body | tag(6) for each covered member, by member id | mask(1)
+       mask has bit j for each receiver j covered; receiver j's tag is
+       HMAC-SHA256(k_ij, header | body | mask)[:6], k_ij the key sender i and j share
+       (net/keyring.py). A unicast frame covers its one receiver (7 bytes of tags), a
+       broadcast every other member with a key (at most 5: 31 bytes). The receiver
+       checks its own entry with the key of the header's sender, so the sender byte is
+       authenticated: no member can send as another member, the leader included.
+
+Why 6-byte tags: a broadcast must stay under ESP-NOW's 250 bytes with five entries;
+48 bits leave an online forger 2**-48 per frame, far beyond what a radio can try.
 
 Every frame fits ESP-NOW's 250 bytes. Anything else — truncated, oversized, unknown
 version or type, a body that does not parse, another table, a tag that does not check —
 raises FrameError with a stable `code`, never anything else, so a cup drops it and
-goes on. Tags are keyed from the table code (see `keys`); MicroPython has no `hmac`,
-so HMAC is built here from hashlib.sha256.
+goes on. MicroPython has no `hmac`, so HMAC is built here from hashlib.sha256.
 """
 import hashlib
 import struct
 
-VERSION = 0xD1
+VERSION = 0xD2
 MTU = 250
 HEADER = 11
-TAG_LEN = 8
+TAG_LEN = 8       # a kind-1 (join session) tag
+VTAG = 6          # one entry of a kind-2 tag vector
+MAX_MEMBERS = 6
 NOBODY = 0xFF
 
 BEACON = 1
@@ -41,16 +59,23 @@ LEAVE = 17
 AUTO = 18
 VOTE_REQ = 19
 VOTE = 20
-ATTEST = 21
-CONTRIB = 22
+CHALLENGE = 21
+CONFIRM = 22
+REFUSE = 23
+ATTEST = 24
+CONTRIB = 25
 
 # type: (name, body fields, key). Fields: B u8, H u16, I u32, sN N bytes,
-# p bytes with a u8 length, r the rest. Keys: 0 none, 1 join key, 2 table key.
+# p bytes with a u8 length, r the rest. Keys: 0 none, 1 join session key, 2 member keys.
 # Terms are 16 bits: a table never sees 65,536 masters.
 TYPES = {
     BEACON: ("beacon", ("B", "B", "B", "p"), 0),        # rules, members, flags, master name
-    JOIN: ("join", ("s8", "p"), 1),                     # joiner nonce, name
-    WELCOME: ("welcome", ("B", "s8", "s8"), 1),         # member id, joiner nonce, salt
+    JOIN: ("join", ("s8", "s32", "s32", "p"), 0),       # joiner nonce, CPace share, static key, name
+    CHALLENGE: ("challenge", ("s8", "s32", "s33", "s32"), 0),  # joiner nonce, master's share,
+                                                        # master id + static key, master's confirmation
+    CONFIRM: ("confirm", ("s8", "s32"), 0),             # joiner nonce, joiner's confirmation
+    REFUSE: ("refuse", ("s8", "B"), 0),                 # joiner nonce, why (lobby.REASONS)
+    WELCOME: ("welcome", ("B", "s8"), 1),               # member id, joiner nonce
     HELLO: ("hello", ("I",), 2),                        # a member is (back) here, at version
     UPDATE: ("update", ("H", "I", "H", "H", "I", "r"), 2),  # leader's term, version, the op's term,
                                                             # the term of version-1, committed, op
@@ -76,7 +101,8 @@ TYPES = {
 
 class FrameError(ValueError):
     """A frame a cup must drop. `code`: truncated, oversized, version, type, malformed,
-    foreign-table, bad-tag, replay (the last from the receiver's window)."""
+    foreign-table, bad-tag, not-for-me (no tag for this receiver), unknown-sender (no
+    key for the header's sender), replay (the last from the receiver's window)."""
 
     def __init__(self, code, message=""):
         super().__init__(message or code)
@@ -94,6 +120,8 @@ class Frame:
         self.ver = ver
         self.body = body
         self.raw = raw
+        self.mask = 0        # kind 2: the receivers covered (bits)
+        self.end = len(raw)  # where the body ends (the tags start)
 
     def name(self):
         return TYPES[self.type][0]
@@ -139,15 +167,24 @@ def hmac(key, msg):
     return (key if isinstance(key, Key) else Key(key)).tag(msg)
 
 
-def join_key(table, code):
-    """Tags the join exchange: proves knowledge of the table code shown on the master."""
-    return Key(_sha(b"dicecup-join", struct.pack(">H", table), code.encode()))
+def pair_key(table, i, j, shared):
+    """k_ij from the X25519 secret members i and j share: the same key either way round,
+    bound to the table and to the two member ids."""
+    lo, hi = (i, j) if i < j else (j, i)
+    return Key(_sha(b"dicecup-pair", struct.pack(">HBB", table, lo, hi), shared))
 
 
-def table_key(table, code, salt):
-    """Tags everything after the join. The salt only travels in the welcome, so a
-    sniffer who missed the join cannot brute-force the short code from later frames."""
-    return Key(_sha(b"dicecup-table", struct.pack(">H", table), code.encode(), salt))
+def session_key(isk, label):
+    """A key from a CPace ISK (the KDF step the draft advises): `label` names its use."""
+    return Key(_sha(b"dicecup-join-kdf", label, isk))
+
+
+def _bits(mask):
+    n = 0
+    while mask:
+        n += mask & 1
+        mask >>= 1
+    return n
 
 
 def key_kind(ftype):
@@ -181,14 +218,26 @@ def _encode_body(fields, values):
 
 
 def encode(ftype, table, sender, seq, ver, body, key=None):
-    """Frame bytes; ValueError for a body that does not fit the type or MTU."""
+    """Frame bytes; ValueError for a body that does not fit the type or MTU. `key`: a
+    Key for kind 1, a list of (member id, Key) for kind 2 (the receivers covered)."""
     name, fields, kind = TYPES[ftype]
     data = struct.pack(">BBHBIH", VERSION, ftype, table, sender, seq & 0xFFFFFFFF, ver & 0xFFFF)
     data += _encode_body(fields, body)
-    if kind:
+    if kind == 1:
         if key is None:
             raise ValueError("%s frames need a key" % name)
         data += key.tag(data)[:TAG_LEN]
+    elif kind == 2:
+        if key is None:
+            raise ValueError("%s frames need member keys" % name)
+        mask = 0
+        for mid, _ in key:
+            if not 0 <= mid < MAX_MEMBERS or mask >> mid & 1:
+                raise ValueError("bad receiver %r" % (mid,))
+            mask |= 1 << mid
+        signed = data + bytes((mask,))
+        tags = [k.tag(signed)[:VTAG] for mid, k in sorted(key, key=lambda e: e[0])]
+        data += b"".join(tags) + bytes((mask,))
     if len(data) > MTU:
         raise ValueError("%s frame of %d bytes > %d" % (name, len(data), MTU))
     return data
@@ -248,7 +297,14 @@ def decode(data, table=None):
     if ftype not in TYPES:
         raise FrameError("type", "frame type %d" % ftype)
     _, fields, kind = TYPES[ftype]
-    end = n - TAG_LEN if kind else n
+    mask = 0
+    if kind == 2:
+        mask = data[n - 1]
+        if mask >> MAX_MEMBERS:
+            raise FrameError("malformed", "tag mask 0x%02x" % mask)
+        end = n - 1 - VTAG * _bits(mask)
+    else:
+        end = n - TAG_LEN if kind else n
     if end < HEADER:
         raise FrameError("truncated")
     tid = data[2] << 8 | data[3]
@@ -257,18 +313,35 @@ def decode(data, table=None):
     seq = struct.unpack(">I", data[5:9])[0]
     ver = data[9] << 8 | data[10]
     body = _decode_body(fields, data, HEADER, end)
-    return Frame(ftype, tid, data[4], seq, ver, body, bytes(data))
+    f = Frame(ftype, tid, data[4], seq, ver, body, bytes(data))
+    f.mask = mask
+    f.end = end
+    return f
 
 
-def check(frame, key):
-    """Raise FrameError('bad-tag') unless the frame's tag is right for `key`."""
+def covers(frame, me):
+    """Whether a kind-2 frame carries a tag for member `me`."""
+    return me is not None and 0 <= me < MAX_MEMBERS and bool(frame.mask >> me & 1)
+
+
+def check(frame, key, me=None):
+    """Raise FrameError unless the frame's tag is right for `key`: for kind 2, the entry
+    of receiver `me` ('not-for-me' when it has none, 'bad-tag' when it is wrong)."""
     kind = TYPES[frame.type][2]
     if not kind:
         return
     raw = frame.raw
-    want = key.tag(raw[:-TAG_LEN])[:TAG_LEN]
+    if kind == 1:
+        want = key.tag(raw[:-TAG_LEN])[:TAG_LEN]
+        got = raw[-TAG_LEN:]
+    else:
+        if not covers(frame, me):
+            raise FrameError("not-for-me")
+        at = frame.end + VTAG * _bits(frame.mask & ((1 << me) - 1))
+        want = key.tag(raw[:frame.end] + raw[-1:])[:VTAG]
+        got = raw[at:at + VTAG]
     diff = 0
-    for a, b in zip(want, raw[-TAG_LEN:]):
+    for a, b in zip(want, got):
         diff |= a ^ b
     if diff:
         raise FrameError("bad-tag")

@@ -6,7 +6,7 @@ import time
 from dicecup.net import wire
 
 N = 20000
-key = wire.table_key(0x1234, "4321", b"saltsalt")
+key = wire.Key(bytes(range(32)))
 raw = b"k" * 32
 msg = bytes(40)
 
