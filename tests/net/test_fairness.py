@@ -15,6 +15,8 @@ from dicecup.net.cup import Cup
 from dicecup.net.hidden import HiddenDice
 from dicecup.net.lobby import Lobby
 from dicecup.net.rolls import Rolls
+from dicecup.net.turns import Turns
+from dicecup.net import wire
 from dicecup.net.table import OpError, Table
 from dicecup_host import checker, simrun
 from dicecup_host.cluster import Cluster
@@ -137,11 +139,8 @@ def test_a_cup_that_never_commits_replays_the_round_on_a_majoritys_word():
     op = bytes.fromhex(ops[0]["hex"])
     assert op[1] == tbl.RESTART_COMMIT and op[2] == 1 << 1 and op[3] == 1 << t.seat_of(2)
     assert c.clock.now >= 8000                      # not before the wait ran out
-    # the master's bot holds its dice in the next round
-    def rounds():
-        return [bytes.fromhex(e["hex"]) for e in checker.events(c.cups[1].serial, ("op",)) if e["op"] == "round"]
-    assert c.run(5000, lambda: len(rounds()) >= 2)
-    assert rounds()[1][3 + 12 + t.seat_of(2)] == 0
+    # it was marked away first: it answers the radio, so it is back at once, and waited for again
+    assert [e for e in checker.events(c.cups[1].serial, ("away",)) if e["member"] == 2]
 
 
 class ForgingDice(HiddenDice):
@@ -257,3 +256,41 @@ def test_withheld_reveal_costs_the_round_loss_in_every_bidding_game():
         assert ("withheld", 2) in ev
         assert g.dice[2] == max(0, before - lost)
         assert g.need() in ("shake", "over")
+
+
+# ----- moves the leader did not make ----------------------------------------------------------
+class FakeCallTurns(Turns):
+    """A leader that makes a peer's seat challenge (to see the dice a reveal would show)."""
+    tried = 0
+    at = None
+
+    def master_tick(self, now):
+        cup = self.cup
+        t = cup.table
+        g = t.game
+        seat = g.to_act()
+        if g.need() == "bid" and seat is not None and t.seats[seat] != cup.me and t.member_of(seat).present() \
+                and g.bid:
+            FakeCallTurns.tried += 1
+            if FakeCallTurns.at is None:
+                FakeCallTurns.at = now
+            cup.sync.commit(tbl.op_act(seat, CHALLENGE, b"", b"\x06" + bytes(6)))
+            return now
+        return super().master_tick(now)
+
+
+class FakeCaller(Cup):
+    Turns = FakeCallTurns
+
+
+def test_a_call_the_leader_makes_for_another_seat_is_refused_and_no_dice_are_revealed():
+    c = Cluster(3, "perudo", seed=11, cup_classes={0: FakeCaller})
+    c.setup()
+    peers = [sc.cup for sc in c.cups[1:]]
+    assert c.run(60000, lambda: all(p.errors.get("forged") for p in peers))
+    assert FakeCallTurns.tried
+    at = FakeCallTurns.at
+    reveals = [rec for rec in c.medium.trace if rec[0] == "tx" and rec[7][1] == wire.REVEAL and at <= rec[1] < at + 3000]
+    assert not reveals, "a cup revealed against a call its caller never made"
+    # the two honest cups give that leader up and go on without it
+    assert c.run(30000, lambda: c.master() is not None and c.master().i != 0)

@@ -130,8 +130,8 @@ class Rolls:
                 action, extra = r["reroll"]
                 try:
                     if r["bid"] is not None:
-                        cup.sync.commit(tbl.op_act(r["seat"], r["bid"]))
-                    cup.sync.commit(tbl.op_act(r["seat"], action, r["w"] + extra))
+                        cup.turns.commit_act(r["seat"], r["bid"])
+                    cup.turns.commit_act(r["seat"], action, extra, r["w"])
                 except OpError as e:
                     cup.rejected(r["seat"], action, str(e).split(": ")[-1])
             else:

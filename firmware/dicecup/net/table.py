@@ -380,9 +380,11 @@ class Table:
             raise OpError("op truncated")
         action = struct.unpack(">I", op[pos:pos + 4])[0]
         pos += 4
+        n, pos = _u8(op, pos)
+        vouch, pos = _bytes(op, pos, n)
         if g is None:
             raise OpError("no game")
-        info = {"seat": seat, "action": action}
+        info = {"seat": seat, "action": action, "vouch": vouch}
         reroll = action_kind(action) == "reroll"
         if reroll:  # bluff reroll: verify the set-aside dice, bind the new ones
             info.update(self._reroll_extra(seat, action, op, pos))
@@ -713,8 +715,9 @@ def op_seed(m, digests):
     return bytes((OP_SEED,)) + m + b"".join(digests)
 
 
-def op_act(seat, action, extra=b""):
-    return bytes((OP_ACT, seat)) + struct.pack(">I", action) + extra
+def op_act(seat, action, extra=b"", vouch=b""):
+    """vouch: the seat's cup's own tags on the move (net/vouch.py; none for the leader's bots)."""
+    return bytes((OP_ACT, seat)) + struct.pack(">I", action) + bytes((len(vouch),)) + vouch + extra
 
 
 def op_settle(roots, attested=0):

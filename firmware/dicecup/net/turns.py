@@ -4,6 +4,8 @@ A cup's own action goes to the master in an ACTION frame (resent until its effec
 shows); the master turns it into an op if it is the seat's turn and the action was
 made on the current version (an out-of-turn exact call that lost the race is stale).
 A bid may carry the reroll made right after it, so no other player can act between.
+Every move a cup makes carries its vouch (net/vouch.py), copied into the op, so every
+cup can check the move is that seat's own; the master vouches for its own seat's moves.
 The master itself plays the seats no cup plays -- bots, away and gone players --
 with the bots (dicecup/bots.py), from what those seats know (the engine's view).
 """
@@ -13,6 +15,7 @@ from .. import bots
 from ..engine import BANK_OR_ROLL, ROLL
 from ..engine.actions import kind
 from . import table as tbl
+from . import vouch
 from . import wire
 from .table import OpError, PLAYING
 from .timing import THINK_MS
@@ -23,6 +26,7 @@ class Turns:
         self.cup = cup
         self.on = -1      # the version a stand-in bot is thinking on
         self.due = None   # when it acts
+        self.made = []    # (base version, action) of the moves this cup vouched for, the last few
 
     # ----- this cup's own seat ----------------------------------------------------------
     def play(self, seat, action, extra=b"", then=None, then_extra=b""):
@@ -33,9 +37,28 @@ class Turns:
             else:
                 self.act_for(seat, action, extra)
             return
-        if then is not None:
-            extra = struct.pack(">I", then) + then_extra
-        cup.seat_input(wire.ACTION, (seat, action, cup.table.version, extra))
+        t = cup.table
+        base = t.version
+        if then is not None:   # the reroll right after the bid is the next version's move
+            body = struct.pack(">I", then) + vouch.pack(self._vouch(seat, base + 1, then, then_extra)) + then_extra
+            mine = vouch.pack(self._vouch(seat, base, action, b"")) + body
+        else:
+            mine = vouch.pack(self._vouch(seat, base, action, extra)) + extra
+        cup.seat_input(wire.ACTION, (seat, action, base, mine))
+
+    def _vouch(self, seat, base, action, extra):
+        cup = self.cup
+        self.made = self.made[-3:] + [(base, action)]
+        return vouch.make(cup, vouch.act_message(cup.keys.tid or 0, seat, base, action, extra))
+
+    def commit_act(self, seat, action, extra=b"", w=b"", mine=None):
+        """Master: an act op. `mine`: the seat's cup's vouch; for its own seat the master
+        vouches now, on the version the op goes on; its bots' moves need none."""
+        cup = self.cup
+        t = cup.table
+        if mine is None:
+            mine = self._vouch(seat, t.version, action, extra) if t.seats[seat] == cup.me else b""
+        cup.sync.commit(tbl.op_act(seat, action, w + extra, mine))
 
     # ----- the master -------------------------------------------------------------------
     def act_for(self, seat, action, extra=b"", bid=None):
@@ -50,7 +73,7 @@ class Turns:
                     extra = cup.hidden.reroll_for_held(seat, action)
                 cup.rolls.reroll(seat, action, extra, bid)
             else:
-                cup.sync.commit(tbl.op_act(seat, action))
+                self.commit_act(seat, action)
         except OpError as e:
             cup.rejected(seat, action, str(e).split(": ")[-1])
 
@@ -59,6 +82,7 @@ class Turns:
         if not cup.is_master():
             return
         seat, action, base, extra = f.body
+        mine, extra = vouch.split(extra)
         t = cup.table
         if seat >= len(t.seats) or t.seats[seat] != f.sender or t.game is None:
             cup.send(src, wire.REJECT, (base, b"not-your-seat"))
@@ -66,7 +90,7 @@ class Turns:
         if base != t.version:
             # a later copy of an action already applied, or a call that lost the race
             for e in cup.sync.history:
-                if e[0] > base and e[3] == tbl.op_act(seat, action, extra):
+                if e[0] > base and e[3][:6] == tbl.op_act(seat, action)[:6] and e[3][7:7 + len(mine)] == mine:
                     return
             if kind(action) == "exact":
                 cup.counts["races"] += 1
@@ -77,22 +101,28 @@ class Turns:
         then = None
         if kind(action) == "bid" and len(extra) >= 4:  # a bid with the reroll right after it
             then = struct.unpack(">I", extra[:4])[0]
-            extra, rextra = b"", extra[4:]
+            theirs, rextra = vouch.split(extra[4:])
+            extra = b""
+        member = t.seats[seat]
+        why = vouch.check(cup, member, vouch.act_message(cup.keys.tid or 0, seat, base, action, extra), mine)
+        if why is None and then is not None:
+            why = vouch.check(cup, member, vouch.act_message(cup.keys.tid or 0, seat, base + 1, then, rextra), theirs)
+        if why is not None:
+            cup.send(src, wire.REJECT, (base, b"unvouched"))
+            return "unvouched"
         try:
-            cup.sync.commit(tbl.op_act(seat, action, self._witness(action, extra)))
+            self.commit_act(seat, action, extra, self._witness(action), mine)
             if then is not None:
-                cup.sync.commit(tbl.op_act(seat, then, self._witness(then, rextra)))
+                self.commit_act(seat, then, rextra, self._witness(then), theirs)
         except OpError as e:
             code = str(e).split(": ")[-1]
             cup.counts["rejects"] += 1
             cup.send(src, wire.REJECT, (base, code.encode()[:40]))
 
-    def _witness(self, action, extra):
+    def _witness(self, action):
         """A cup's reroll gets the master's fresh nonce as its witness (the master has
         no dice in that roll)."""
-        if kind(action) != "reroll":
-            return extra
-        return self.cup.random_bytes(16) + extra
+        return self.cup.random_bytes(16) if kind(action) == "reroll" else b""
 
     def master_tick(self, now):
         """The master's bots play the seats no cup plays."""

@@ -17,7 +17,9 @@ round, or replay one it would lose, by pretending not to hear.
 from ..engine import REVEAL, SHAKE
 from . import table as tbl
 from . import fair
+from . import vouch
 from . import wire
+from ..engine.actions import kind
 from .table import AWAY, LEFT, NO_DIGEST, NO_ROOT, OpError, RESTART_COMMIT
 from .timing import ATTEST_MS, AWAY_MS, SEED_WAIT_MS
 
@@ -109,6 +111,8 @@ class Watch:
         g = t.game if t is not None else None
         if g is None or cup.me is None or len(op) < 2:
             return None
+        if op[0] == tbl.OP_ACT:
+            return self._vet_move(op)
         if op[0] == tbl.OP_RESTART and op[1] == RESTART_COMMIT and len(op) == 4:
             what, mask, seats = COMMITS, op[2], op[3]
         elif op[0] == tbl.OP_SETTLE and len(op) == 2 + 16 * len(t.seats) and g.need() == REVEAL:
@@ -122,6 +126,29 @@ class Watch:
         if mask >> cup.me & 1 and not self.vouches(g.round, what, seats):
             return "a %s names this cup as attesting what it never did" % tbl.OP_NAMES[op[0]]
         return None
+
+    def _vet_move(self, op):
+        """A move must carry its seat's own vouch (net/vouch.py), unless the leader's bot
+        plays the seat (a bot, an away cup)."""
+        cup = self.cup
+        t = cup.table
+        if len(op) < 7 or op[1] >= len(t.seats):
+            return None   # malformed: the table refuses it
+        seat = op[1]
+        action = op[2] << 24 | op[3] << 16 | op[4] << 8 | op[5]
+        n = op[6]
+        mine = op[7:7 + n]
+        rest = op[7 + n:]
+        if not mine and t.bot_plays(seat):
+            return None
+        if t.seats[seat] == cup.me:   # our own seat: only a move we made ourselves
+            if (t.version, action) in cup.turns.made:
+                return None
+            return "a move for this cup's own seat it never made"
+        if kind(action) == "reroll":
+            rest = rest[16:]   # the witness's nonce, not the seat's
+        why = vouch.check(cup, t.seats[seat], vouch.act_message(cup.keys.tid or 0, seat, t.version, action, rest), mine)
+        return None if why is None else "a move for seat %d its cup never made: %s" % (seat, why)
 
     def vouches(self, rno, what, seats):
         """Whether this cup attested it never heard `seats` (bits) in round rno."""
