@@ -21,6 +21,7 @@ asked. The master's own nonce stands in only when no cup but itself is at the ta
 from ..engine import BANK_OR_ROLL, ROLL
 from . import fair
 from . import table as tbl
+from . import vouch
 from . import wire
 from .table import OpError, PLAYING
 from .timing import RETX_MS
@@ -31,6 +32,7 @@ class Rolls:
         self.cup = cup
         self.rolls = {}       # roll id (the version it was made at) -> the roll under way
         self.witnessed = {}   # roll id -> the nonce this cup gave as a witness (the same if asked again)
+        self.made = []        # (roll id, digest) of the rolls this cup vouched for, the last few
         r = cup.flash.roll()
         self.kept = r         # (rid, root) of this cup's own roll, from flash after a reboot
 
@@ -75,7 +77,17 @@ class Rolls:
             self.kept = (rid, root)
             cup.emit_private("committed", ("roll", d))
         if not cup.is_master():
-            cup.seat_input(wire.ROLLC, (rid, seat, d))
+            cup.seat_input(wire.ROLLC, (rid, seat, d, self._vouch(rid, seat, d)))
+
+    def _vouch(self, rid, seat, d):
+        """This cup's vouch for its roll's commitment (every cup checks it in the op)."""
+        cup = self.cup
+        self.made = self.made[-3:] + [(rid, d)]
+        return vouch.make(cup, vouch.roll_message(cup.keys.tid or 0, rid, seat, d))
+
+    def _witness_vouch(self, rid, w):
+        cup = self.cup
+        return vouch.make(cup, vouch.witness_message(cup.keys.tid or 0, rid, w))
 
     def peer_tick(self, now):
         """A roll committed before the table moved on (a failover): commit it again
@@ -95,7 +107,7 @@ class Rolls:
                 self.rolls = {t.version: r}
                 cup.flash.put_roll(t.version, r["root"])
                 self.kept = (t.version, r["root"])
-                cup.seat_input(wire.ROLLC, (t.version, r["seat"], r["d"]))
+                cup.seat_input(wire.ROLLC, (t.version, r["seat"], r["d"], self._vouch(t.version, r["seat"], r["d"])))
         return None
 
     # ----- the master -----------------------------------------------------------------
@@ -119,11 +131,13 @@ class Rolls:
                 peers = cup.present_peers()
                 if not peers:
                     r["w"] = cup.random_bytes(16)  # nobody else at the table: our own nonce
+                    r["of"] = cup.me
+                    r["wv"] = self._witness_vouch(rid, r["w"])
                 else:
                     if now - r.get("asked", -RETX_MS * 3) >= RETX_MS * 3:
                         r["asked"] = now
                         r["of"] = peers[0]
-                        cup.send(cup.table.members[peers[0]].addr, wire.ROLLC, (rid, r["seat"], r["d"]))
+                        cup.send(cup.table.members[peers[0]].addr, wire.ROLLC, (rid, r["seat"], r["d"], b""))
                     return r["asked"] + RETX_MS * 3
             self.rolls = {}
             if "reroll" in r:
@@ -135,12 +149,14 @@ class Rolls:
                 except OpError as e:
                     cup.rejected(r["seat"], action, str(e).split(": ")[-1])
             else:
-                cup.sync.commit(tbl.op_roll(r["seat"], r["d"], r["w"], r["root"]))
+                t = cup.table
+                mine = self._vouch(rid, r["seat"], r["d"]) if t.seats[r["seat"]] == cup.me else b""
+                cup.sync.commit(tbl.op_roll(r["seat"], r["d"], r["w"], r["root"], rid, mine, r["of"], r["wv"]))
             return now
         return None
 
     def on_rollc(self, src, f):
-        rid, seat, d = f.body
+        rid, seat, d, rv = f.body
         cup = self.cup
         t = cup.table
         if t is None:
@@ -152,13 +168,17 @@ class Rolls:
                 return "not-your-seat"
             if g is None or g.need() not in (ROLL, BANK_OR_ROLL) or g.to_act() != seat or rid != t.version:
                 return  # not its roll now, or a late copy of a roll already made
+            if vouch.check(cup, f.sender, vouch.roll_message(cup.keys.tid or 0, rid, seat, d), rv) is not None:
+                return "unvouched"
             r = self.rolls.get(rid)
             if r is None or r["seat"] != seat:
-                r = {"seat": seat, "d": d, "w": cup.random_bytes(16), "root": None, "at": cup.now, "cup": True}
+                w = cup.random_bytes(16)
+                r = {"seat": seat, "d": d, "w": w, "root": None, "at": cup.now, "cup": True, "rv": rv,
+                     "wv": self._witness_vouch(rid, w)}
                 self.rolls = {rid: r}
             elif r["d"] != d:
                 return  # the first commitment stands: no second try at the same roll
-            cup.send(src, wire.WITNESS, (rid, r["w"]))
+            cup.send(src, wire.WITNESS, (rid, r["w"], r["wv"]))
         elif f.sender != t.master:
             return "not-master"
         else:
@@ -167,10 +187,10 @@ class Rolls:
             if w is None:
                 w = cup.random_bytes(16)
                 self.witnessed = {rid: w}
-            cup.send(src, wire.WITNESS, (rid, w))
+            cup.send(src, wire.WITNESS, (rid, w, self._witness_vouch(rid, w)))
 
     def on_witness(self, src, f):
-        rid, w = f.body
+        rid, w, wv = f.body
         cup = self.cup
         r = self.rolls.get(rid)
         if r is None:
@@ -179,7 +199,10 @@ class Rolls:
             if f.sender != r.get("of"):
                 return "not-asked"   # from the cup we asked, no other
             if r["w"] is None and not r.get("cup"):
+                if vouch.check(cup, f.sender, vouch.witness_message(cup.keys.tid or 0, rid, w), wv) is not None:
+                    return "unvouched"
                 r["w"] = w
+                r["wv"] = wv
             return
         if src != cup.master_addr():
             return "not-master"
@@ -197,7 +220,7 @@ class Rolls:
             return "not-your-seat"
         self.rolls = {}
         try:
-            cup.sync.commit(tbl.op_roll(seat, r["d"], r["w"], root))
+            cup.sync.commit(tbl.op_roll(seat, r["d"], r["w"], root, rid, r["rv"], cup.me, r["wv"]))
         except OpError as e:
             cup.rejected(seat, 0x10000, str(e))
 

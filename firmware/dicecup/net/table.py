@@ -541,6 +541,11 @@ class Table:
         d, pos = _bytes(op, pos, 12)
         w, pos = _bytes(op, pos, 16)
         root, pos = _bytes(op, pos, 16)
+        _, pos = _bytes(op, pos, 5)        # roll id, witness (net/watch.py checks them)
+        n, pos = _u8(op, pos)
+        _, pos = _bytes(op, pos, n)        # the roller's vouch
+        n, pos = _u8(op, pos)
+        _, pos = _bytes(op, pos, n)        # the witness's vouch
         if pos != len(op):
             raise OpError("trailing bytes")
         if g is None or g.need() not in (ROLL, BANK_OR_ROLL) or g.to_act() != seat:
@@ -734,5 +739,8 @@ def op_master(mid, term):
     return bytes((OP_MASTER, mid, term >> 8 & 0xFF, term & 0xFF))
 
 
-def op_roll(seat, digest, w, root):
-    return bytes((OP_ROLL, seat)) + digest + w + root
+def op_roll(seat, digest, w, root, rid=0, roller=b"", wid=0xFF, witness=b""):
+    """roller: the roller's vouch for its digest (none for the leader's bots); wid, witness:
+    who gave the nonce w, and its vouch (net/vouch.py)."""
+    return (bytes((OP_ROLL, seat)) + digest + w + root + struct.pack(">IB", rid & 0xFFFFFFFF, wid)
+            + bytes((len(roller),)) + roller + bytes((len(witness),)) + witness)

@@ -27,6 +27,16 @@ def act_message(tid, seat, base, action, extra):
     return b"act" + struct.pack(">HBII", tid & 0xFFFF, seat, base & 0xFFFFFFFF, action) + extra
 
 
+def roll_message(tid, rid, seat, digest):
+    """A Dix mille roller's commitment (its roll id is the version it was made on)."""
+    return b"rollc" + struct.pack(">HIB", tid & 0xFFFF, rid & 0xFFFFFFFF, seat) + digest
+
+
+def witness_message(tid, rid, w):
+    """A witness's nonce for roll `rid`."""
+    return b"wit" + struct.pack(">HI", tid & 0xFFFF, rid & 0xFFFFFFFF) + w
+
+
 def make(cup, msg):
     """This cup's vouch for `msg`: a tag for every other member with a key."""
     ring = cup.keys.ring

@@ -113,6 +113,8 @@ class Watch:
             return None
         if op[0] == tbl.OP_ACT:
             return self._vet_move(op)
+        if op[0] == tbl.OP_ROLL:
+            return self._vet_roll(op)
         if op[0] == tbl.OP_RESTART and op[1] == RESTART_COMMIT and len(op) == 4:
             what, mask, seats = COMMITS, op[2], op[3]
         elif op[0] == tbl.OP_SETTLE and len(op) == 2 + 16 * len(t.seats) and g.need() == REVEAL:
@@ -149,6 +151,42 @@ class Watch:
             rest = rest[16:]   # the witness's nonce, not the seat's
         why = vouch.check(cup, t.seats[seat], vouch.act_message(cup.keys.tid or 0, seat, t.version, action, rest), mine)
         return None if why is None else "a move for seat %d its cup never made: %s" % (seat, why)
+
+    def _vet_roll(self, op):
+        """A Dix mille roll: the roller's own commitment (unless the leader's bot rolls),
+        and a nonce from a witness other than the roller, with its vouch."""
+        cup = self.cup
+        t = cup.table
+        if len(op) < 52 or op[1] >= len(t.seats):
+            return None   # malformed: the table refuses it
+        seat = op[1]
+        d, w = op[2:14], op[14:30]
+        rid = op[46] << 24 | op[47] << 16 | op[48] << 8 | op[49]
+        wid = op[50]
+        rv, rest = vouch.split(op[51:])
+        wv, _ = vouch.split(rest)
+        tid = cup.keys.tid or 0
+        roller = t.seats[seat]
+        leader = t.master
+        if roller == cup.me:
+            if (rid, d) not in cup.rolls.made:
+                return "a roll for this cup's own seat it never made"
+        elif not (not rv and t.bot_plays(seat)):
+            why = vouch.check(cup, roller, vouch.roll_message(tid, rid, seat, d), rv)
+            if why is not None:
+                return "a roll for seat %d its cup never made: %s" % (seat, why)
+        mover = roller if not t.bot_plays(seat) else leader
+        others = [m for m in t.voters() if m != mover and t.members[m].present()]
+        if wid == mover and others:
+            return "a roll witnessed by its own roller"
+        if wid == cup.me:
+            if cup.rolls.witnessed.get(rid) != w and not (cup.is_master() or wid == leader):
+                return "a witness nonce this cup never gave"
+            return None
+        if wid >= len(t.members):
+            return "a roll with no witness"
+        why = vouch.check(cup, wid, vouch.witness_message(tid, rid, w), wv)
+        return None if why is None else "a roll's witness nonce not its witness's: %s" % why
 
     def vouches(self, rno, what, seats):
         """Whether this cup attested it never heard `seats` (bits) in round rno."""

@@ -87,8 +87,8 @@ TYPES = {
     COMMIT: ("commit", ("H", "B", "s12"), 2),           # round, seat, digest
     REVEAL: ("reveal", ("H", "B", "s16"), 2),           # round, seat, root
     HEART: ("heart", ("H", "I", "I", "B"), 2),          # term, version, committed, master id
-    ROLLC: ("rollc", ("I", "B", "s12"), 2),             # roll id, seat, digest
-    WITNESS: ("witness", ("I", "s16"), 2),              # roll id, nonce
+    ROLLC: ("rollc", ("I", "B", "s12", "r"), 2),        # roll id, seat, digest, the roller's vouch
+    WITNESS: ("witness", ("I", "s16", "r"), 2),         # roll id, nonce, the witness's vouch
     ROLLR: ("rollr", ("I", "B", "s16"), 2),             # roll id, seat, root
     LEAVE: ("leave", ("B",), 2),                        # member id
     AUTO: ("auto", ("B", "B"), 2),                      # member id, 1: its cup's bot plays, 0: the player again
