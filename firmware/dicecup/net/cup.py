@@ -216,8 +216,8 @@ class Cup:
         bus = self.bus
         if bus.listeners and bus.wanted(PUBLIC):
             self.sync.hold(t.version, name, events, op, t.digest_of())
-        if name == "join":
-            self.keys.ring.learn(t)
+        if name == "join" and self.keys.ring.learn(t):
+            self.count("key-changed")
         if name == "master" and info["master"] != self.me and self.role in (self.MASTER, self.CANDIDATE):
             self.become_peer()
         self.hidden.on_op(name, info)
@@ -241,7 +241,8 @@ class Cup:
     def resynced(self, table, data):
         """A snapshot replaced our replica."""
         self.table = table
-        self.keys.ring.learn(table)
+        if self.keys.ring.learn(table):
+            self.count("key-changed")   # a member's key is not the one we know: ours is kept
         if self.role == self.NONE or self.role == self.CANDIDATE:
             self.role = self.PEER
         self.election.reset_peer_clock()
