@@ -25,7 +25,9 @@ The concerns, each a module with its own state:
     seat      net/seat.py      my seat: inputs, reminders, my own bot
 and events (dicecup/events.py) out to whoever listens.
 
-Errors. A frame the codec or the keys refuse is a FrameError, counted by code. An op
+Errors. A frame the codec or the keys refuse is a FrameError, counted by code; the
+join's refusals are counted as join-<code> (bad-code, expired, abandoned, busy, locked,
+lockout, full, closed; net/gate.py, net/lobby.py). An op
 or action the table refuses is counted ("refused"). Anything else raised while a frame
 is handled or the cup ticks is a bug: with `strict` (tests, the simulator) it is
 raised; on a cup (`strict=False`) it is counted ("internal"), reported as an event
