@@ -7,6 +7,7 @@ The tests that use the `fw32` fixture build the binary once per session (about h
 minute cold) and are marked heavy; CI runs them and fails rather than skips them
 (DICECUP_REQUIRE_FW32=1 in .ci/run)."""
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -202,3 +203,21 @@ def test_import_ram_of_frozen_firmware(fw32):
     assert 0 < engine <= rules < 10 * 1024, figures
     assert 0 < net < 40 * 1024, figures
     assert free > 60 * 1024, figures
+
+
+# --- the join and the member keys ------------------------------------------------------
+
+@heavy
+def test_a_whole_cpace_join_runs_in_the_32_bit_build_and_its_cost_is_measured(fw32):
+    """A master and a joiner inside the frozen 32-bit build, 110 KB heap: the CPace join,
+    the welcome, the snapshot (host/dicecup_host/upy/joincost.py). The figures are
+    printed; an ESP32 at 240 MHz runs this MicroPython code roughly 20x slower than
+    this machine's unix build (bench's rule of thumb for HMAC), so the estimate is
+    the figure times 20."""
+    res = fw32.run([ROOT / "host" / "dicecup_host" / "upy" / "joincost.py"], timeout=300)
+    out = ok(res)
+    figs = dict((k, float(v)) for k, v in re.findall(r"(\w+)=([\d.]+)", out))
+    print(out + "ESP32 estimate (x20): master %.0f ms, joiner %.0f ms, one pair key %.0f ms"
+          % (figs["master_ms"] * 20, figs["joiner_ms"] * 20, figs["pair_ms"] * 20))
+    assert figs["frames"] <= 12 and figs["largest"] <= 250
+    assert 0 < figs["master_ms"] < 500 and 0 < figs["joiner_ms"] < 500, out

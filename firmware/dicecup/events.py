@@ -70,7 +70,8 @@ KINDS = {
     "shake": ("what",),                   # waiting for this cup to be shaken: round, reroll, roll
     "remind": ("what",),                  # the player has been waited for a while: shake, act
     "rejected": ("action", "code"),       # this cup's input was refused, with the engine's code
-    "join_failed": ("table", "why"),      # a join got no welcome (wrong code, full table, no contact)
+    "join_failed": ("table", "why"),      # a join got no welcome: wrong-code, locked, busy, full, closed,
+                                          # bad-share, no-answer (net/lobby.py)
     "internal": ("where", "error"),       # a bug caught on the cup, counted and survived
     "forged": ("version", "why"),         # an op this cup can check is false (named by the leader
                                           # that sent it): refused, never applied

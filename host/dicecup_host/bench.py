@@ -200,6 +200,16 @@ def fw32_section(out, quick=False):
         print("  HMAC-SHA256 tags per second: %d with the key's pads kept, %d making them per frame (%.1fx);"
               " an ESP32 is roughly 20x slower" % (figs["kept"], figs["fresh"], figs["kept"] / figs["fresh"]))
         out["tags_per_s_32bit"] = figs
+    r = fw32.run([UPY / "joincost.py"], timeout=300)
+    figs = {k: float(v) for k, v in re.findall(r"(\w+)=([\d.]+)", r.stdout.decode())}
+    if figs:
+        print("  a CPace join (JOIN to the joiner's replica): master %.0f ms, joiner %.0f ms, %d frames, largest %d B;"
+              " one pairwise key %.1f ms; a broadcast's 5 tags %.2f ms (ESP32 roughly 20x: master ~%.1f s,"
+              " joiner ~%.1f s, a pair key ~%.0f ms)"
+              % (figs["master_ms"], figs["joiner_ms"], figs["frames"], figs["largest"], figs["pair_ms"],
+                 figs["broadcast_ms"], figs["master_ms"] * 20 / 1000, figs["joiner_ms"] * 20 / 1000,
+                 figs["pair_ms"] * 20))
+        out["join_cost_32bit"] = figs
 
 
 def main(argv=None):

@@ -32,6 +32,7 @@ def measure(cups, rules="perudo", loss=0.0, seed=1, games=3, shake_ms=0):
     recover = []
     frames = bytes_ = rounds = 0
     biggest = 0
+    by_type = {}   # frame type -> its largest on air
     fps = 0
     for g in range(games):
         presses = []
@@ -56,6 +57,10 @@ def measure(cups, rules="perudo", loss=0.0, seed=1, games=3, shake_ms=0):
         frames += c.medium.stats["frames"] - start_frames
         bytes_ += c.medium.stats["bytes"] - start_bytes
         biggest = max(biggest, c.medium.stats["max_frame_bytes"])
+        for rec in c.medium.trace:
+            if rec[0] == "tx" and len(rec[7]) > wire.HEADER:
+                name = wire.TYPES.get(rec[7][1], ("?",))[0]
+                by_type[name] = max(by_type.get(name, 0), len(rec[7]))
         fps = max(fps, c.medium.max_frames_per_s())
         rounds += settles[0]
         master_i = 0
@@ -75,6 +80,7 @@ def measure(cups, rules="perudo", loss=0.0, seed=1, games=3, shake_ms=0):
                     recover.append(delay)
     return {"frames_per_round": frames / max(rounds, 1), "bytes_per_round": bytes_ / max(rounds, 1),
             "press_to_all_ms": _stats(press_lat), "recovery_ms": _stats(recover), "max_frame_bytes": biggest,
+            "max_by_type": by_type,
             "max_frames_per_s": fps}
 
 
@@ -133,6 +139,13 @@ def net_section(out, quick=False):
           " recovery at 30%% loss: max %d ms (goal <= 500 ms)" % (
               biggest, max(r["press_to_all_ms"]["max"] for k, r in res.items() if k in ("cups2", "cups4", "cups6")),
               6 * LATENCY_MS, rec["max"]))
+    big = {}
+    for r in res.values():
+        for k, v in r.get("max_by_type", {}).items():
+            big[k] = max(big.get(k, 0), v)
+    print("  largest by type: %s (a broadcast carries a 6-byte tag per other member and a mask byte:"
+          " 31 bytes with six members, a unicast 7)" % ", ".join(
+              "%s %d" % (k, big[k]) for k in ("update", "snap", "action", "heart", "challenge") if k in big))
     cached, fresh = tags_per_second(3 if quick else 5)
     res["tags_per_s"] = {"cached_pads": cached, "pads_per_frame": fresh}
     print("  HMAC-SHA256 tags (CPython): %.0f /s with the key's pads kept, %.0f /s making them per frame (%.1fx)"

@@ -223,3 +223,17 @@ def test_a_member_joining_again_proves_itself_with_its_key_not_the_code():
     assert member.cup.table is not None and member.cup.me == 1
     assert c.cups[0].cup.errors.get("join-bad-code", 0) == 0
     assert c.run(3_600_000, c.finished)
+
+
+def test_a_snapshot_cannot_change_a_key_a_member_already_knows():
+    """Trust on first use: a master that later hands out another key for a member (to
+    stand in the middle) is not followed."""
+    c = Cluster(3, "liars", seed=23)
+    c.setup()
+    c.run(2000)
+    peer = c.cups[2].cup
+    known = peer.keys.ring.roster[1][1]
+    t = peer.table
+    t.members[1].pk = bytes(range(32))     # what a dishonest master's snapshot would say
+    peer.resynced(t, t.snapshot())
+    assert peer.errors.get("key-changed") == 1 and peer.keys.ring.roster[1][1] == known

@@ -26,7 +26,9 @@ The concerns, each a module with its own state:
     watch     net/watch.py     what this cup heard of the round: attestations, false ops
 and events (dicecup/events.py) out to whoever listens.
 
-Errors. A frame the codec or the keys refuse is a FrameError, counted by code. An op
+Errors. A frame the codec or the keys refuse is a FrameError, counted by code; the
+join's refusals are counted as join-<code> (bad-code, expired, abandoned, busy, locked,
+lockout, full, closed; net/gate.py, net/lobby.py). An op
 or action the table refuses is counted ("refused"). Anything else raised while a frame
 is handled or the cup ticks is a bug: with `strict` (tests, the simulator) it is
 raised; on a cup (`strict=False`) it is counted ("internal"), reported as an event
@@ -222,8 +224,8 @@ class Cup:
         bus = self.bus
         if bus.listeners and bus.wanted(PUBLIC):
             self.sync.hold(t.version, name, events, op, t.digest_of())
-        if name == "join":
-            self.keys.ring.learn(t)
+        if name == "join" and self.keys.ring.learn(t):
+            self.count("key-changed")
         if name == "master" and info["master"] != self.election.shunned:
             self.election.shunned = None
         if name == "master" and info["master"] != self.me and self.role in (self.MASTER, self.CANDIDATE):
@@ -250,7 +252,8 @@ class Cup:
     def resynced(self, table, data):
         """A snapshot replaced our replica."""
         self.table = table
-        self.keys.ring.learn(table)
+        if self.keys.ring.learn(table):
+            self.count("key-changed")   # a member's key is not the one we know: ours is kept
         if self.role == self.NONE or self.role == self.CANDIDATE:
             self.role = self.PEER
         self.election.reset_peer_clock()

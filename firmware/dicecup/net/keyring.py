@@ -60,13 +60,24 @@ class Keyring:
                 del self._pairs[mid]
 
     def learn(self, table):
-        """The replica changed its members (a join op, a snapshot): follow it."""
+        """The replica changed its members (a join op, a snapshot): follow it. A key
+        once known for a member is kept (trust on first use): a snapshot that says
+        otherwise (a dishonest master's) does not change it. Returns how many such
+        keys were refused."""
         ros = {}
+        refused = 0
         for i in range(len(table.members)):
             m = table.members[i]
-            if m.pk is not None:
+            if m.pk is None:
+                continue
+            old = self.roster.get(i)
+            if old is not None and old[1] != m.pk:
+                refused += 1
+                ros[i] = old
+            else:
                 ros[i] = (m.addr, m.pk)
         self.set_roster(ros)
+        return refused
 
     def mid_of(self, addr):
         for mid, e in self.roster.items():
