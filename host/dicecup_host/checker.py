@@ -13,7 +13,7 @@ import json
 import re
 
 from dicecup.events import KINDS, PRIVATE, scope_of
-from dicecup.net import fair, wire
+from dicecup.net import fair, vouch, wire
 from dicecup.net import table as tbl
 from dicecup.net.table import OpError, Table
 
@@ -168,11 +168,13 @@ def _reroll_frames(trace):
     {secret: time}. A reroll is how a bettor reveals those dice, so that is their reveal."""
     out = {}
     for when, f in _sent(trace, wire.ACTION):
-        extra = f.body[3]
+        _, extra = vouch.split(f.body[3])   # the seat's vouch first (net/vouch.py)
         if f.body[1] >> 16 == 3:
             base = 0       # a reroll: new digest, k, (index, secret) x k, commitments
         elif len(extra) >= 4 and extra[0] == 0 and extra[1] == 3:
-            base = 4       # a bid carrying the reroll made right after it
+            _, rest = vouch.split(extra[4:])   # a bid carrying the reroll made right after it
+            extra = extra[:4] + rest
+            base = 4
         else:
             continue
         k = extra[base + 12] if len(extra) > base + 12 else 0

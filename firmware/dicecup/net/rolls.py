@@ -85,9 +85,10 @@ class Rolls:
         self.made = self.made[-3:] + [(rid, d)]
         return vouch.make(cup, vouch.roll_message(cup.keys.tid or 0, rid, seat, d))
 
-    def _witness_vouch(self, rid, w):
+    def witness_vouch(self, d, w):
+        """This cup's vouch for the nonce it gives the roll committed to with d."""
         cup = self.cup
-        return vouch.make(cup, vouch.witness_message(cup.keys.tid or 0, rid, w))
+        return vouch.make(cup, vouch.witness_message(cup.keys.tid or 0, d, w))
 
     def peer_tick(self, now):
         """A roll committed before the table moved on (a failover): commit it again
@@ -132,7 +133,7 @@ class Rolls:
                 if not peers:
                     r["w"] = cup.random_bytes(16)  # nobody else at the table: our own nonce
                     r["of"] = cup.me
-                    r["wv"] = self._witness_vouch(rid, r["w"])
+                    r["wv"] = self.witness_vouch(r["d"], r["w"])
                 else:
                     if now - r.get("asked", -RETX_MS * 3) >= RETX_MS * 3:
                         r["asked"] = now
@@ -145,7 +146,7 @@ class Rolls:
                 try:
                     if r["bid"] is not None:
                         cup.turns.commit_act(r["seat"], r["bid"])
-                    cup.turns.commit_act(r["seat"], action, extra, r["w"])
+                    cup.turns.commit_act(r["seat"], action, extra, r["w"], None, (r["of"], r["wv"]))
                 except OpError as e:
                     cup.rejected(r["seat"], action, str(e).split(": ")[-1])
             else:
@@ -174,7 +175,7 @@ class Rolls:
             if r is None or r["seat"] != seat:
                 w = cup.random_bytes(16)
                 r = {"seat": seat, "d": d, "w": w, "root": None, "at": cup.now, "cup": True, "rv": rv,
-                     "wv": self._witness_vouch(rid, w)}
+                     "wv": self.witness_vouch(d, w)}
                 self.rolls = {rid: r}
             elif r["d"] != d:
                 return  # the first commitment stands: no second try at the same roll
@@ -187,7 +188,7 @@ class Rolls:
             if w is None:
                 w = cup.random_bytes(16)
                 self.witnessed = {rid: w}
-            cup.send(src, wire.WITNESS, (rid, w, self._witness_vouch(rid, w)))
+            cup.send(src, wire.WITNESS, (rid, w, self.witness_vouch(d, w)))
 
     def on_witness(self, src, f):
         rid, w, wv = f.body
@@ -199,7 +200,7 @@ class Rolls:
             if f.sender != r.get("of"):
                 return "not-asked"   # from the cup we asked, no other
             if r["w"] is None and not r.get("cup"):
-                if vouch.check(cup, f.sender, vouch.witness_message(cup.keys.tid or 0, rid, w), wv) is not None:
+                if vouch.check(cup, f.sender, vouch.witness_message(cup.keys.tid or 0, r["d"], w), wv) is not None:
                     return "unvouched"
                 r["w"] = w
                 r["wv"] = wv

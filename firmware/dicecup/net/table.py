@@ -386,7 +386,10 @@ class Table:
             raise OpError("no game")
         info = {"seat": seat, "action": action, "vouch": vouch}
         reroll = action_kind(action) == "reroll"
-        if reroll:  # bluff reroll: verify the set-aside dice, bind the new ones
+        if reroll:  # bluff reroll: who witnessed it, then verify the set-aside dice, bind the new ones
+            _, pos = _bytes(op, pos, 1)   # the witness (net/watch.py checks its vouch)
+            n, pos = _u8(op, pos)
+            _, pos = _bytes(op, pos, n)
             info.update(self._reroll_extra(seat, action, op, pos))
         elif pos != len(op):
             raise OpError("trailing bytes")
@@ -720,9 +723,14 @@ def op_seed(m, digests):
     return bytes((OP_SEED,)) + m + b"".join(digests)
 
 
-def op_act(seat, action, extra=b"", vouch=b""):
-    """vouch: the seat's cup's own tags on the move (net/vouch.py; none for the leader's bots)."""
-    return bytes((OP_ACT, seat)) + struct.pack(">I", action) + bytes((len(vouch),)) + vouch + extra
+def op_act(seat, action, extra=b"", vouch=b"", witness=None):
+    """vouch: the seat's cup's own tags on the move (net/vouch.py; none for the leader's
+    bots). A reroll's `witness` is (member, its vouch for the nonce that starts `extra`)."""
+    op = bytes((OP_ACT, seat)) + struct.pack(">I", action) + bytes((len(vouch),)) + vouch
+    if witness is not None:
+        wid, wv = witness
+        op += bytes((wid, len(wv))) + wv
+    return op + extra
 
 
 def op_settle(roots, attested=0):

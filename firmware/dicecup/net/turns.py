@@ -51,14 +51,17 @@ class Turns:
         self.made = self.made[-3:] + [(base, action)]
         return vouch.make(cup, vouch.act_message(cup.keys.tid or 0, seat, base, action, extra))
 
-    def commit_act(self, seat, action, extra=b"", w=b"", mine=None):
+    def commit_act(self, seat, action, extra=b"", w=b"", mine=None, witness=None):
         """Master: an act op. `mine`: the seat's cup's vouch; for its own seat the master
-        vouches now, on the version the op goes on; its bots' moves need none."""
+        vouches now, on the version the op goes on; its bots' moves need none. A reroll's
+        nonce w comes with its `witness` (member, roll id, vouch); none given: ours."""
         cup = self.cup
         t = cup.table
         if mine is None:
             mine = self._vouch(seat, t.version, action, extra) if t.seats[seat] == cup.me else b""
-        cup.sync.commit(tbl.op_act(seat, action, w + extra, mine))
+        if w and witness is None:
+            witness = (cup.me, cup.rolls.witness_vouch(extra[:12], w))
+        cup.sync.commit(tbl.op_act(seat, action, w + extra, mine, witness if w else None))
 
     # ----- the master -------------------------------------------------------------------
     def act_for(self, seat, action, extra=b"", bid=None):

@@ -7,8 +7,12 @@ made it. So a cup's action also carries a *vouch*: a tag for every other member,
 with the key the two share (net/keyring.py), over a canonical message naming the table,
 the seat, the version the action was made on, the action and its extra bytes:
 
-    vouch = mask(1) | tag(6) for each member j in mask, by member id
-    tag_j = HMAC-SHA256(k_ij, "act" | tid | seat | base version | action | extra)[:6]
+    vouch = mask(1) | tag(4) for each member j in mask, by member id
+    tag_j = HMAC-SHA256(k_ij, "act" | tid | seat | base version | action | extra)[:4]
+
+Four bytes a tag (frames have six): a leader that forges a vouch is caught by every cup
+it tried it on and is not followed again (net/watch.py), so it gets one try at 2**-32,
+and the largest op (a Bluff reroll at six cups) still fits a 250-byte frame.
 
 The leader copies the vouch into the op; every replica checks its own entry before it
 applies the op (net/watch.py `vet`) and refuses an op whose vouch does not check. The
@@ -20,7 +24,7 @@ import struct
 from . import wire
 from .transport import BROADCAST
 
-VTAG = 6
+VTAG = 4   # a forged vouch costs the leader its place (net/election.py): one try per lead
 
 
 def act_message(tid, seat, base, action, extra):
@@ -32,9 +36,9 @@ def roll_message(tid, rid, seat, digest):
     return b"rollc" + struct.pack(">HIB", tid & 0xFFFF, rid & 0xFFFFFFFF, seat) + digest
 
 
-def witness_message(tid, rid, w):
-    """A witness's nonce for roll `rid`."""
-    return b"wit" + struct.pack(">HI", tid & 0xFFFF, rid & 0xFFFFFFFF) + w
+def witness_message(tid, digest, w):
+    """A witness's nonce for the roll committed to with `digest` (a fresh root's: one roll)."""
+    return b"wit" + struct.pack(">H", tid & 0xFFFF) + digest + w
 
 
 def make(cup, msg):

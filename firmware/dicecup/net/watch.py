@@ -141,14 +141,21 @@ class Watch:
         n = op[6]
         mine = op[7:7 + n]
         rest = op[7 + n:]
+        if kind(action) == "reroll":   # the witness's nonce first: not the seat's to choose
+            if len(rest) < 2:
+                return None
+            wid = rest[0]
+            wv, rest = vouch.split(rest[1:])
+            why = self._vet_witness(seat, wid, rest[16:28], rest[:16], wv)
+            if why is not None:
+                return why
+            rest = rest[16:]
         if not mine and t.bot_plays(seat):
             return None
         if t.seats[seat] == cup.me:   # our own seat: only a move we made ourselves
             if (t.version, action) in cup.turns.made:
                 return None
             return "a move for this cup's own seat it never made"
-        if kind(action) == "reroll":
-            rest = rest[16:]   # the witness's nonce, not the seat's
         why = vouch.check(cup, t.seats[seat], vouch.act_message(cup.keys.tid or 0, seat, t.version, action, rest), mine)
         return None if why is None else "a move for seat %d its cup never made: %s" % (seat, why)
 
@@ -175,17 +182,24 @@ class Watch:
             why = vouch.check(cup, roller, vouch.roll_message(tid, rid, seat, d), rv)
             if why is not None:
                 return "a roll for seat %d its cup never made: %s" % (seat, why)
-        mover = roller if not t.bot_plays(seat) else leader
+        return self._vet_witness(seat, wid, d, w, wv)
+
+    def _vet_witness(self, seat, wid, d, w, wv):
+        """A roll's nonce must come from a cup other than the one rolling (unless no
+        other cup is at the table), with that witness's vouch."""
+        cup = self.cup
+        t = cup.table
+        mover = t.seats[seat] if not t.bot_plays(seat) else t.master
         others = [m for m in t.voters() if m != mover and t.members[m].present()]
         if wid == mover and others:
             return "a roll witnessed by its own roller"
         if wid == cup.me:
-            if cup.rolls.witnessed.get(rid) != w and not (cup.is_master() or wid == leader):
+            if w not in cup.rolls.witnessed.values():
                 return "a witness nonce this cup never gave"
             return None
         if wid >= len(t.members):
             return "a roll with no witness"
-        why = vouch.check(cup, wid, vouch.witness_message(tid, rid, w), wv)
+        why = vouch.check(cup, wid, vouch.witness_message(cup.keys.tid or 0, d, w), wv)
         return None if why is None else "a roll's witness nonce not its witness's: %s" % why
 
     def vouches(self, rno, what, seats):
