@@ -13,7 +13,7 @@ from dicecup.net import fair
 from dicecup.net import table as tbl
 from dicecup.net.cup import Cup
 from dicecup.net.hidden import HiddenDice
-from dicecup.net.lobby import Lobby
+from dicecup.net.deal import Deal
 from dicecup.net.rolls import Rolls
 from dicecup.net.turns import Turns
 from dicecup.net import wire
@@ -62,7 +62,7 @@ def test_bots_and_the_master_itself_are_not_named_in_an_ante():
             t.apply(tbl.op_ante(b"x" * 12, mask))
 
 
-class Grinder(Lobby):
+class Grinder(Deal):
     """A master that tries master seeds until the first opener is its own seat."""
     tried = 0
 
@@ -82,7 +82,7 @@ class Grinder(Lobby):
 
 
 class GrindingCup(Cup):
-    Lobby = Grinder
+    Deal = Grinder
 
 
 def test_a_master_grinding_its_part_of_the_seed_does_not_choose_the_opener():

@@ -16,6 +16,7 @@ The concerns, each a module with its own state:
               net/keyring.py   this cup's key pair, members' keys, pairwise keys
     flash     net/flash.py     what survives a reboot
     lobby     net/lobby.py     beacons, joining (CPace), seats and rules, bots, leaving
+    deal      net/deal.py      the game's seed, from every cup's nonce
               net/gate.py      the master's ration of join sessions (rate, lockout)
     sync      net/sync.py      replication: ops out in order, resends, snapshots
     election  net/election.py  heartbeats, away, failure, election, take-over
@@ -42,6 +43,7 @@ from ..settings import waits as _waits
 from . import table as tbl
 from . import wire
 from .budget import Budget
+from .deal import Deal
 from .election import Election
 from .flash import Flash
 from .hidden import HiddenDice
@@ -66,6 +68,7 @@ class Cup:
     # the parts, as classes a test may swap (a cheating cup, a leaky one)
     Keys = Keys
     Lobby = Lobby
+    Deal = Deal
     Sync = Sync
     Election = Election
     HiddenDice = HiddenDice
@@ -96,6 +99,7 @@ class Cup:
         self.keys = self.Keys(self.flash, self.boot, random_bytes)
         self.me = self.keys.restore()          # our member id: a member that rebooted rejoins from flash
         self.lobby = self.Lobby(self)
+        self.deal = self.Deal(self)
         self.sync = self.Sync(self)
         self.election = self.Election(self)
         self.hidden = self.HiddenDice(self)
@@ -107,7 +111,7 @@ class Cup:
         self._master_lobby = (self.election.master_tick, self.lobby.master_tick, self.sync.master_tick)
         self._master_play = self._master_lobby + (self.rolls.master_tick, self.hidden_master_tick,
                                                   self.turns.master_tick)
-        self._peer_lobby = (self.sync.peer_tick, self.election.peer_tick, self.lobby.peer_tick)
+        self._peer_lobby = (self.sync.peer_tick, self.election.peer_tick, self.deal.peer_tick)
         self._peer_play = self._peer_lobby + (self.rolls.peer_tick, self.hidden.peer_tick)
         self._handlers = {
             wire.BEACON: self.lobby.on_beacon,
@@ -134,7 +138,7 @@ class Cup:
             wire.VOTE_REQ: self.election.on_vote_req,
             wire.VOTE: self.election.on_vote,
             wire.ATTEST: self.watch.on_attest,
-            wire.CONTRIB: self.lobby.on_contrib,
+            wire.CONTRIB: self.deal.on_contrib,
         }
 
     # ----- roles ------------------------------------------------------------------------
@@ -297,7 +301,7 @@ class Cup:
     def start(self):
         """Master: start the game with the seats and rules of the lobby."""
         self._master_only()
-        self.lobby.start()
+        self.deal.start()
 
     def leave(self):
         """This player leaves: in the lobby the seat goes, in a game a bot plays it."""

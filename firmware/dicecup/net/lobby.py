@@ -26,20 +26,13 @@ roster tag its HELLO, and the master sends it the state.
 
 Seats are in join order, reorderable on the master before the game, which also picks
 rule set and options and can fill seats with bots it hosts.
-
-The game's seed (the first opener, Bluff's roll-off, the Dix mille roll bases) is no
-one cup's choice: the master first commits to its part m (the ante op, naming every
-cup at the table), each named cup answers with a fresh nonce of its own (CONTRIB),
-and the start op publishes m and every nonce; the seed hashes them all. The master
-fixed m before it saw a nonce, and nobody else knew m before theirs were given.
 """
-from . import fair
 from . import table as tbl
 from . import wire
 from .gate import SESSION_MS, Gate
 from .pake import Cpace, PakeError
 from .table import BOT, LEFT, LOBBY, PLAYING, Table
-from .timing import BEACON_MS, HELLO_MS, JOIN_MS, RESEND_MS
+from .timing import BEACON_MS, HELLO_MS, JOIN_MS
 from .transport import BROADCAST
 
 HEARD_MS = 3000  # a table not heard this long drops out of tables()
@@ -100,10 +93,6 @@ class Lobby:
         self.master_hint = None  # the master's address, from its beacon (before we have the state)
         self.last_beacon = -BEACON_MS
         self.last_hello = -HELLO_MS
-        self.m = None            # master: its part of the next game's seed, committed in the ante
-        self.nonces = {}         # master: member -> nonce for that game's seed
-        self.nonce = None        # a named cup: (ante version, its nonce), until the game starts
-        self.last_contrib = -RESEND_MS
 
     # ----- the master's side ----------------------------------------------------------
     def create(self, tid, code, rules, opts):
@@ -231,64 +220,6 @@ class Lobby:
             elif s.mid is not None and now - s.at >= DONE_MS:
                 del self.sessions[src]
 
-    def start(self):
-        """Master: ante for a game with every cup at the table (they add their nonces)."""
-        cup = self.cup
-        t = cup.table
-        if t.phase == PLAYING:
-            raise ValueError("a game is on")
-        self.m = cup.random_bytes(16)
-        self.nonces = {}
-        mask = 0
-        for i in range(len(t.members)):
-            if i != cup.me and t.members[i].present():
-                mask |= 1 << i
-        cup.sync.commit(tbl.op_ante(fair.master_commit(self.m), mask))
-        self._deal()
-
-    def _deal(self):
-        """Master: start once every named cup has added its nonce."""
-        cup = self.cup
-        t = cup.table
-        if self.m is None or t.ante != fair.master_commit(self.m):
-            return
-        nonces = []
-        for i in range(8):
-            if t.ante_mask >> i & 1:
-                if i not in self.nonces:
-                    return
-                nonces.append(self.nonces[i])
-        m = self.m
-        self.m = None
-        self.nonces = {}
-        cup.sync.commit(tbl.op_start(m, nonces))
-
-    def on_contrib(self, src, f):
-        cup = self.cup
-        t = cup.table
-        if t is None or not t.ante_mask >> f.sender & 1:
-            return "not-named"
-        if not cup.is_master() or self.m is None:
-            return
-        if f.sender not in self.nonces:
-            self.nonces[f.sender] = f.body[1]   # the first stands
-        self._deal()
-
-    def peer_tick(self, now):
-        """A cup named in an ante sends its nonce until the game starts."""
-        cup = self.cup
-        t = cup.table
-        if t.phase == PLAYING or t.ante == tbl.NO_DIGEST or cup.me is None or not t.ante_mask >> cup.me & 1:
-            self.nonce = None
-            return None
-        key = t.ante + bytes((t.ante_term >> 8 & 0xFF, t.ante_term & 0xFF))
-        if self.nonce is None or self.nonce[0] != key:
-            self.nonce = (key, cup.random_bytes(16))
-        if now - self.last_contrib >= RESEND_MS:
-            self.last_contrib = now
-            cup.send(cup.master_addr(), wire.CONTRIB, (t.version, self.nonce[1]))
-        return self.last_contrib + RESEND_MS
-
     def on_leave(self, src, f):
         cup = self.cup
         if not cup.is_master():
@@ -303,10 +234,7 @@ class Lobby:
         t = cup.table
         if self.sessions:
             self._expire(now)
-        if self.m is not None and t.phase != PLAYING:
-            gone = [i for i in range(len(t.members)) if t.ante_mask >> i & 1 and not t.members[i].present()]
-            if gone and t.ante == fair.master_commit(self.m):
-                self.start()   # a named cup went away before it gave its nonce: ante again without it
+        cup.deal.master_tick(now)
         due = self.last_beacon + BEACON_MS
         if now >= due:
             full = len(t.members) >= min(6, cup.max_cups)

@@ -208,6 +208,8 @@ class Rolls:
         if src != cup.master_addr():
             return "not-master"
         r["w"] = w
+        r["of"] = f.sender   # (if we lead next, the roll goes on with this witness's nonce)
+        r["wv"] = wv
         cup.seat_input(wire.ROLLR, (rid, r["seat"], r["root"]))
 
     def on_rollr(self, src, f):

@@ -1,0 +1,90 @@
+"""The game's seed: no one cup's choice, the master's included.
+
+The seed draws the first opener, Bluff's roll-off and the Dix mille roll bases. The
+master first commits to its part m (the ante op, naming every cup at the table); each
+named cup answers with a fresh nonce of its own (CONTRIB); the start op publishes m
+and every nonce, and the seed hashes them all (fair.game_seed). The master fixed m
+before it saw a nonce, and nobody else knew m before giving theirs. The table allows
+one ante per term, unless a named cup has since gone away (then the master antes again
+without it), so a master cannot ante until it likes the outcome.
+"""
+from . import fair
+from . import table as tbl
+from . import wire
+from .table import PLAYING
+from .timing import RESEND_MS
+
+
+class Deal:
+    def __init__(self, cup):
+        self.cup = cup
+        self.m = None            # master: its part of the next game's seed, committed in the ante
+        self.nonces = {}         # master: member -> nonce for that game's seed
+        self.nonce = None        # a named cup: (ante, its nonce), until the game starts
+        self.last_contrib = -RESEND_MS
+
+    def start(self):
+        """Master: ante for a game with every cup at the table (they add their nonces)."""
+        cup = self.cup
+        t = cup.table
+        if t.phase == PLAYING:
+            raise ValueError("a game is on")
+        self.m = cup.random_bytes(16)
+        self.nonces = {}
+        mask = 0
+        for i in range(len(t.members)):
+            if i != cup.me and t.members[i].present():
+                mask |= 1 << i
+        cup.sync.commit(tbl.op_ante(fair.master_commit(self.m), mask))
+        self.deal()
+
+    def deal(self):
+        """Master: start once every named cup has added its nonce."""
+        cup = self.cup
+        t = cup.table
+        if self.m is None or t.ante != fair.master_commit(self.m):
+            return
+        nonces = []
+        for i in range(8):
+            if t.ante_mask >> i & 1:
+                if i not in self.nonces:
+                    return
+                nonces.append(self.nonces[i])
+        m = self.m
+        self.m = None
+        self.nonces = {}
+        cup.sync.commit(tbl.op_start(m, nonces))
+
+    def on_contrib(self, src, f):
+        cup = self.cup
+        t = cup.table
+        if t is None or not t.ante_mask >> f.sender & 1:
+            return "not-named"
+        if not cup.is_master() or self.m is None:
+            return
+        if f.sender not in self.nonces:
+            self.nonces[f.sender] = f.body[1]   # the first stands
+        self.deal()
+
+    def peer_tick(self, now):
+        """A cup named in an ante sends its nonce until the game starts."""
+        cup = self.cup
+        t = cup.table
+        if t.phase == PLAYING or t.ante == tbl.NO_DIGEST or cup.me is None or not t.ante_mask >> cup.me & 1:
+            self.nonce = None
+            return None
+        key = t.ante + bytes((t.ante_term >> 8 & 0xFF, t.ante_term & 0xFF))
+        if self.nonce is None or self.nonce[0] != key:
+            self.nonce = (key, cup.random_bytes(16))
+        if now - self.last_contrib >= RESEND_MS:
+            self.last_contrib = now
+            cup.send(cup.master_addr(), wire.CONTRIB, (t.version, self.nonce[1]))
+        return self.last_contrib + RESEND_MS
+
+    def master_tick(self, now):
+        cup = self.cup
+        t = cup.table
+        if self.m is not None and t.phase != PLAYING:
+            gone = [i for i in range(len(t.members)) if t.ante_mask >> i & 1 and not t.members[i].present()]
+            if gone and t.ante == fair.master_commit(self.m):
+                self.start()   # a named cup went away before it gave its nonce: ante again without it
