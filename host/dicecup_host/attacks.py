@@ -72,11 +72,13 @@ class Truth:
         self.snapshots = []  # (cup index, time, snapshot bytes): replicas replaced by a snapshot
         leaders = {0: 0}     # term -> member id of its leader
         recs = {}
+        last = {}            # cup -> the highest version it showed
         start = None
         for i in honest:
             sc = c.cups[i]
             for rec in checker.events(sc.serial, ("op",)):
                 recs.setdefault(rec["v"], []).append((i, rec))
+                last[i] = max(last.get(i, 0), rec["v"])
                 op = bytes.fromhex(rec["hex"])
                 if op and op[0] == tbl.OP_MASTER:
                     leaders[op[2] << 8 | op[3]] = op[1]
@@ -103,7 +105,9 @@ class Truth:
             for hx, who in hexes.items():
                 if any(i == lead for i, _ in who):
                     pick = hx
-            if pick is None:   # the leader is the adversary (or unknown): the honest majority
+            if pick is None and lead is not None and last.get(lead, 0) < v:
+                continue   # its honest leader never got there: only forged ops were shown at v
+            if pick is None:   # the leader is the adversary (or passed v in a snapshot): the majority
                 pick = max(hexes, key=lambda h: len(hexes[h]))
             t = min(rec.get("t", 0) for _, rec in hexes[pick])
             self.ops[v] = (pick, t, term)

@@ -71,6 +71,35 @@ def test_each_kind_is_tried_and_judged(kind):
         assert r["finished"] and r["honest_ok"], r["reasons"]
 
 
+def quiet(cls):
+    """The kind's adversary with its attack taken out: an honest cup in its seat."""
+    attrs = {"cup_parts": {}, "act": lambda self, cup, now: None, "before_setup": lambda self: None}
+    if cls is attacks.Bias:
+        attrs["cup_class"] = attacks.Attack.cup_class
+    return type("Quiet" + cls.__name__, (cls,), attrs)
+
+
+def quiet_game(monkeypatch, kind, rules, seed):
+    monkeypatch.setitem(attacks.ATTACKS, kind, quiet(attacks.ATTACKS[kind]))
+    return attacks.play_attack(kind, 4, rules, None, seed, limit_ms=5 * 60_000)
+
+
+@pytest.mark.parametrize("kind", attacks.KINDS)
+def test_no_judge_sees_an_attack_in_an_honest_game(monkeypatch, kind):
+    r = quiet_game(monkeypatch, kind, "perudo", 5)
+    assert r["tried"] == 0 and r["succeeded"] == 0, r["details"]
+    assert r["finished"] and r["honest_ok"], r["reasons"]
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("rules", ("bluff", "dixmille", "liars"))
+@pytest.mark.parametrize("kind", attacks.KINDS)
+def test_no_judge_sees_an_attack_in_an_honest_game_of_any_rules(monkeypatch, kind, rules):
+    for seed in (6, 7):
+        r = quiet_game(monkeypatch, kind, rules, seed)
+        assert r["succeeded"] == 0 and r["finished"] and r["honest_ok"], (seed, r["details"], r["reasons"])
+
+
 class EarlyDice(HiddenDice):
     """A broken honest cup: it reveals its root as soon as it has its dice."""
 
