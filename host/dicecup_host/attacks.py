@@ -111,6 +111,11 @@ class Truth:
                 pick = max(hexes, key=lambda h: len(hexes[h]))
             t = min(rec.get("t", 0) for _, rec in hexes[pick])
             self.ops[v] = (pick, t, term)
+        self.bogus = []      # (cup, version): an honest cup showed an op its honest leader never committed
+        for v, lst in recs.items():
+            for i, rec in lst:
+                if v not in self.ops or rec["hex"] != self.ops[v][0]:
+                    self.bogus.append((i, v))
         # replay: from v1 if an honest cup logged it, else from the earliest honest snapshot
         self.steps = []      # (version, time, op name, info, table after it, events)
         self.start = None    # (version, digest) the replay starts from, when not from nothing
@@ -148,6 +153,7 @@ class Air:
         self.c = c
         self.pos = 0
         self.frames = []   # (time, src addr, dest addr, Frame, fid)
+        self.by_type = {}  # frame type -> those frames
         self.spoofed = set()
 
     def update(self):
@@ -161,13 +167,19 @@ class Air:
                 f = wire.decode(rec[7])
             except wire.FrameError:
                 continue
-            self.frames.append((rec[1], rec[3], rec[4], f, rec[2]))
+            x = (rec[1], rec[3], rec[4], f, rec[2])
+            self.frames.append(x)
+            self.by_type.setdefault(f.type, []).append(x)
         return self.frames
 
     def of(self, ftype, src=None):
         self.update()
-        return [x for x in self.frames if x[3].type == ftype and (src is None or x[1] == src)
-                and x[4] not in self.spoofed]
+        return [x for x in self.by_type.get(ftype, ()) if (src is None or x[1] == src) and x[4] not in self.spoofed]
+
+    def since(self, cursor):
+        """The frames put on air since `cursor` (0 first), and the next cursor."""
+        self.update()
+        return self.frames[cursor:], len(self.frames)
 
 
 def spoof_send(c, src, dest, frame):
@@ -907,13 +919,17 @@ class HighSeq(Attack):
         self.k = 0
         self.blocked = set()
         self.top = {}
+        self.cursor = 0
 
     def act(self, cup, now):
         t = cup.table
         if t.game is None or now - self.last < self.EVERY_MS:
             return
         self.last = now
-        for when, src, dst, f, fid in self.air.of(wire.ACK) + self.air.of(wire.HEART) + self.air.of(wire.UPDATE):
+        new, self.cursor = self.air.since(self.cursor)
+        for when, src, dst, f, fid in new:
+            if fid in self.air.spoofed:
+                continue
             key = (f.sender, src)
             if f.seq > self.top.get(key, -1):
                 self.top[key] = f.seq
@@ -1057,10 +1073,13 @@ def play_attack(kind, cups, rules, options, seed, limit_ms=LIMIT_MS, cup_classes
     attack.sample()
     skip = () if attack.index is None else (attack.index,)
     if facts["exception"] is None:
-        ok, reasons = simrun.check_game(c, skip=skip)
+        ok, reasons = simrun.check_game(c, skip=skip, final=facts["finished"])
     else:
         ok, reasons = False, ["an honest cup raised: " + facts["exception"]]
     truth = Truth(c, honest)
+    for i, v in truth.bogus[:3]:
+        reasons.append("cup %d showed an op at version %d that the table never committed" % (i, v))
+    ok = ok and not truth.bogus
     succeeded = attack.judge(truth, facts)
     return {"kind": kind, "tried": attack.tried, "succeeded": succeeded, "details": attack.details,
             "finished": facts["finished"], "exception": facts["exception"], "honest_ok": ok, "reasons": reasons,
