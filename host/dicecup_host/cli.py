@@ -15,6 +15,9 @@ def cmd_scenario(args):
 
 def cmd_sim(args):
     options = json.loads(args.options) if args.options else None
+    if args.attack and not args.headless:
+        print("dicecup sim: --attack needs --headless", file=sys.stderr)
+        return 2
     if args.headless:
         return sim_headless(args, options)
     return sim_narrated(args, options)
@@ -31,7 +34,7 @@ def sim_headless(args, options):
     total = simrun.run_batch(args.cups, args.rules, options, args.games, args.seed, loss=args.loss,
                              kill_master=args.kill_master, bots=args.bots, game_index=args.game_index,
                              trace=args.trace, report=report, shake_ms=args.shake_delay,
-                             partitions=args.partition or ())
+                             partitions=args.partition or (), attacks=args.attack or ())
     if args.json:
         print(json.dumps(total))
     else:
@@ -39,7 +42,12 @@ def sim_headless(args, options):
               "%(failovers)d failovers, %(away)d away, %(frames)d frames, %(dropped)d dropped, "
               "%(retransmits)d retransmits, largest frame %(max_frame_bytes)d B, "
               "at most %(max_frames_per_s)d frames/s from one cup" % total)
+        for kind, a in total.get("attacks", {}).items():
+            print("attack %s: tried %d, succeeded %d (%d games, %d stalled, %d failed the honest checks)" % (
+                kind, a["tried"], a["succeeded"], a["games"], a["stalled"], a["honest_failed"]))
     good = total["finished"] == total["games"] == total["consistent"] and not total["hidden_leaks"]
+    if any(a["succeeded"] for a in total.get("attacks", {}).values()):
+        good = False
     return 0 if good else 1
 
 
@@ -87,6 +95,27 @@ def _partition(text):
         raise argparse.ArgumentTypeError(str(e))
 
 
+def _kinds():
+    from .attacks import KINDS
+    return KINDS
+
+
+def _attack(text):
+    from . import attacks
+    try:
+        return attacks.parse_kinds([text])
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+def _one_line_error(prog):
+    """A bad argument: one line on stderr, exit status 2 (argparse's usage block left out)."""
+    def error(message):
+        print("%s: error: %s" % (prog, message), file=sys.stderr)
+        sys.exit(2)
+    return error
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog="dicecup", description="Smart dice cups: host tools.")
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -114,7 +143,12 @@ def build_parser():
                    help="every simulated player shakes MS ms (simulated) after the cup asks, as a hand would")
     s.add_argument("--partition", action="append", type=_partition, metavar="WHO:MS@AT",
                    help="cut WHO (master, peer, half) off for MS ms, AT ms into the game (repeatable)")
+    s.add_argument("--attack", action="extend", type=_attack, metavar="KIND",
+                   help="with --headless: one seat is an adversary trying KIND all game (repeatable, or all): "
+                        "%s; the summary gains per kind how often it was tried and succeeded, and the exit "
+                        "status is 1 when any succeeded" % ", ".join(_kinds()))
     s.set_defaults(func=cmd_sim)
+    s.error = _one_line_error("dicecup sim")
     _plugins(sub)
     return p
 

@@ -84,14 +84,18 @@ def _public(c, kinds):
     return list(out.values())
 
 
-def check_game(c, reference=None):
+def check_game(c, reference=None, skip=(), final=True):
     """Consistency: every live cup holds the same final state, each cup's log re-checks,
-    and (when given) the state equals the reference run's. Returns (ok, reasons)."""
+    and (when given) the state equals the reference run's. Returns (ok, reasons).
+    `skip`: cups (indices) left out, e.g. an adversary's (dicecup_host/attacks.py).
+    `final=False`: a table stopped while still playing -- ops in flight, so only the
+    logs and the one history are checked, not that the replicas end alike."""
     reasons = []
-    states = [sc.cup.table.snapshot() for sc in c.cups if sc.on and sc.cup.table is not None]
-    if len(set(states)) != 1:
+    cups = [sc for sc in c.cups if sc.i not in skip]
+    states = [sc.cup.table.snapshot() for sc in cups if sc.on and sc.cup.table is not None]
+    if final and len(set(states)) != 1:
         reasons.append("cups disagree on the final state")
-    for sc in c.cups:
+    for sc in cups:
         if not sc.on:
             continue
         try:
@@ -99,12 +103,12 @@ def check_game(c, reference=None):
         except checker.LogError as e:
             reasons.append("log of cup %d: %s" % (sc.i, e))
             continue
-        if sc.cup.table is not None and t.snapshot() != sc.cup.table.snapshot():
+        if final and sc.cup.table is not None and t.snapshot() != sc.cup.table.snapshot():
             reasons.append("log of cup %d rebuilds another state" % sc.i)
     if reference is not None and states and states[0] != reference:
         reasons.append("final state differs from the reference run")
     # one history: every op and every snapshot at a version is the same on every cup
-    reasons += checker.crosscheck(dict((sc.i, sc.serial) for sc in c.cups))[:5]
+    reasons += checker.crosscheck(dict((sc.i, sc.serial) for sc in cups))[:5]
     return not reasons, reasons
 
 
@@ -124,8 +128,13 @@ SUMMARY = ("games", "finished", "consistent", "races", "failovers", "frames", "d
 
 
 def run_batch(cups, rules, options, games, seed, loss=0.0, kill_master=False, bots=0, game_index=None,
-              trace=None, report=None, shake_ms=0, partitions=()):
-    """Play and check games; returns the summary dict."""
+              trace=None, report=None, shake_ms=0, partitions=(), attacks=(), attack_limit_ms=None):
+    """Play and check games; returns the summary dict. `attacks`: kinds
+    (dicecup_host/attacks.py): every game is played once per kind, with one seat an
+    adversary trying it, and the summary gains "attacks"."""
+    if attacks:
+        return _attack_batch(cups, rules, options, games, seed, loss, bots, game_index, trace, report, shake_ms,
+                             attacks, attack_limit_ms)
     dup = loss / 5 if loss else 0.0
     reorder = loss / 3 if loss else 0.0
     total = dict((k, 0) for k in SUMMARY)
@@ -161,4 +170,54 @@ def run_batch(cups, rules, options, games, seed, loss=0.0, kill_master=False, bo
                        counts["away"], counts["max_frames_per_s"], "".join("; " + r for r in reasons + leaks[:3])))
         if trace and game_index is not None:
             c.medium.save_trace(trace)
+    return total
+
+
+def _attack_batch(cups, rules, options, games, seed, loss, bots, game_index, trace, report, shake_ms, kinds,
+                  limit_ms):
+    """Games with an adversary: the summary's usual figures are the honest cups' (the
+    adversary's own state and frames left out), and "attacks" has per kind how often it
+    was tried and how often it succeeded (judged from the honest side), the games
+    played, the games the honest cups did not finish (stalled) and those whose honest
+    checks failed."""
+    from . import attacks as atk
+    total = dict((k, 0) for k in SUMMARY)
+    total["attacks"] = dict((k, {"tried": 0, "succeeded": 0, "games": 0, "stalled": 0, "honest_failed": 0})
+                            for k in kinds)
+    indices = [game_index] if game_index is not None else range(games)
+    for i in indices:
+        s = seed + i
+        for kind in kinds:
+            r = atk.play_attack(kind, cups, rules, options, s, limit_ms=limit_ms or atk.LIMIT_MS, loss=loss,
+                                bots=bots, shake_ms=shake_ms)
+            c = r["cluster"]
+            a = total["attacks"][kind]
+            a["games"] += 1
+            a["tried"] += r["tried"]
+            a["succeeded"] += r["succeeded"]
+            a["stalled"] += not r["finished"]
+            a["honest_failed"] += not r["honest_ok"]
+            for dk, dv in r["details"].items():   # what a kind measures besides (numbers, flags)
+                a[dk] = max(a.get(dk, 0), dv) if dk.startswith("max_") else a.get(dk, 0) + int(dv)
+            adv = r["attack"]
+            honest = set(c.cups[j].addr for j in adv.honest)
+            air = [rec for rec in c.medium.trace if rec[3] in honest and rec[2] not in adv.air.spoofed]
+            leaks = checker.hidden_leaks(air, dict((j, c.cups[j].serial) for j in adv.honest))
+            counts = game_counts(c)
+            total["games"] += 1
+            total["finished"] += r["finished"]
+            total["consistent"] += bool(r["honest_ok"] and r["finished"])
+            total["failovers"] += len(_public(c, ("master",)))
+            total["hidden_leaks"] += len(leaks)
+            for k in ("frames", "dropped", "retransmits", "races", "away"):
+                total[k] += counts[k]
+            for k in ("max_frame_bytes", "max_frames_per_s"):
+                total[k] = max(total[k], counts[k])
+            if report is not None:
+                report("game %d (seed %d), attack %s: tried %d, succeeded %d; honest cups %s%s%s" % (
+                    i, s, kind, r["tried"], r["succeeded"], "finished" if r["finished"] else "STALLED",
+                    ", checks ok" if r["honest_ok"] else ", checks FAIL",
+                    "".join("; " + x for x in r["reasons"][:3] + leaks[:2])))
+            if trace and game_index is not None and len(kinds) == 1:
+                c.medium.save_trace(trace)
     return total
