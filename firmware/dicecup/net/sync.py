@@ -384,8 +384,8 @@ class Sync:
             cup.errors["snapshot"] = cup.errors.get("snapshot", 0) + 1
             return
         p = self.parts
-        if p is None or (p[0], p[1]) < (term, ver) or p[2] != parts and (p[0], p[1]) == (term, ver):
-            p = self.parts = [term, ver, parts, {}]
+        if p is None or (p[0], p[1]) < (term, ver) or (p[2] != parts or p[4] != f.sender) and (p[0], p[1]) == (term, ver):
+            p = self.parts = [term, ver, parts, {}, f.sender]   # parts of one sender's snapshot only
         elif (p[0], p[1]) != (term, ver):
             return  # an older snapshot than the one being gathered
         p[3][part] = chunk
@@ -401,6 +401,8 @@ class Sync:
         if nt.term != term or nt.version != ver:
             cup.errors["snapshot"] = cup.errors.get("snapshot", 0) + 1
             return
+        if t is None and (nt.master != f.sender or term < cup.election.term):
+            return "not-leader"   # a cup with no state takes it only from the leader it names
         cup.counts["resyncs"] += 1
         self.reset(ver)
         cup.resynced(nt, data)
