@@ -51,7 +51,9 @@ def test_one_ante_per_term_unless_a_named_cup_went_away():
     with pytest.raises(OpError):
         t.apply(tbl.op_ante(b"y" * 12, 0b110))          # an ante again, to try another m
     t.apply(tbl.op_flags(2, tbl.AWAY))
-    t.apply(tbl.op_ante(b"y" * 12, 0b010))              # cup 2 went away: without it
+    with pytest.raises(OpError):
+        t.apply(tbl.op_ante(b"y" * 12, 0b010))          # without it, but another master part
+    t.apply(tbl.op_ante(b"x" * 12, 0b010))              # cup 2 went away: the same part, without it
 
 
 def test_bots_and_the_master_itself_are_not_named_in_an_ante():
@@ -170,7 +172,7 @@ def test_a_restart_in_a_cups_name_it_never_attested_is_refused_by_that_cup():
     assert forged and "never did" in forged[0]["why"]
     # it never applied the false op, and it follows that master no more in its term
     assert not [e for e in checker.events(c.cups[1].serial, ("replay",)) if e["reason"] == tbl.RESTART_COMMIT]
-    assert named.election.distrust == (named.election.term, 0)
+    assert named.election.distrust == 0
 
 
 def test_a_restart_or_withheld_settle_without_a_majoritys_word_is_refused_by_every_replica():
@@ -219,7 +221,7 @@ class SlowWitness(Rolls):
         if self.cup.now < SlowWitness.until:
             return
         super().on_rollc(src, f)
-        SlowWitness.given.extend(self.witnessed.values())
+        SlowWitness.given.extend(w for d, w in self.witnessed.values())
 
 
 class SlowWitnessCup(Cup):
@@ -294,3 +296,25 @@ def test_a_call_the_leader_makes_for_another_seat_is_refused_and_no_dice_are_rev
     assert not reveals, "a cup revealed against a call its caller never made"
     # the two honest cups give that leader up and go on without it
     assert c.run(30000, lambda: c.master() is not None and c.master().i != 0)
+
+
+def test_a_master_op_names_the_majority_that_elected_it():
+    t = _lobby_table()
+    with pytest.raises(OpError):
+        t.apply(tbl.op_master(1, 1, 0b010))     # its own vote only: no majority of three
+    with pytest.raises(OpError):
+        t.apply(tbl.op_master(1, 1, 0b101))     # a majority, but not naming itself
+    t.apply(tbl.op_master(1, 1, 0b011))
+
+
+def test_a_witness_gives_one_nonce_per_roll_never_one_for_a_second_digest():
+    from dicecup.net.wire import Frame
+    c = Cluster(2, "dixmille", seed=3)
+    c.setup()
+    peer = c.cups[1].cup
+    rid = peer.table.version
+    master = peer.table.master
+    first = Frame(wire.ROLLC, c.tid, master, 1, rid, (rid, 0, b"a" * 12, b""))
+    second = Frame(wire.ROLLC, c.tid, master, 2, rid, (rid, 0, b"b" * 12, b""))
+    assert peer.rolls.on_rollc(c.cups[0].addr, first) is None
+    assert peer.rolls.on_rollc(c.cups[0].addr, second) == "second-digest"

@@ -29,8 +29,9 @@ class Deal:
         t = cup.table
         if t.phase == PLAYING:
             raise ValueError("a game is on")
-        self.m = cup.random_bytes(16)
-        self.nonces = {}
+        if self.m is None or t.ante != fair.master_commit(self.m) or t.ante_term != t.term:
+            self.m = cup.random_bytes(16)   # (an ante again in one term keeps its part: the table says so)
+            self.nonces = {}
         mask = 0
         for i in range(len(t.members)):
             if i != cup.me and t.members[i].present():

@@ -54,7 +54,7 @@ class Election:
         self.heard_at = 0       # when the table (master, or any present peer) was last heard
         self.majority_at = 0    # leader: when a majority of the voters last followed us
         self.followed = {}      # leader: member -> when it last acknowledged our term's history
-        self.distrust = None    # (term, member): a leader caught sending a false op (not followed in that term)
+        self.distrust = None    # a leader caught sending a false op: never followed again this game
         self.shunned = None     # a leader this cup gave up on: no vote for it until another leads
 
     # ----- the table's voters -------------------------------------------------------------
@@ -93,7 +93,7 @@ class Election:
     def from_leader(self, sender, term):
         """Whether a frame claiming to lead `term` is from the leader we follow; a newer
         term's leader becomes ours (unless we still hear our own, alive and leading)."""
-        if term < self.term or self.distrust == (term, sender):
+        if term < self.term or sender == self.distrust:
             return False
         cup = self.cup
         if term > self.term:
@@ -121,15 +121,16 @@ class Election:
     def give_up(self, why, forged=False):
         """A peer stops following a leader it caught out: it stands for election at once
         and never votes for that cup until another leads (the others do the same if they
-        saw it too). `forged`: the leader sent a false op; it is not followed again in
-        its term (a stalled round alone may be our own loss: we follow it again if the
-        table keeps it)."""
+        saw it too). `forged`: the leader sent a false op, a proof of cheating: it is
+        never followed, nor voted for, again this game (a stalled round alone may be our
+        own loss: we follow it again if the table keeps it)."""
         cup = self.cup
         if self.leader is None or cup.is_master():
             return
         cup.emit_local("forged", (cup.table.version if cup.table else 0, why))
         if forged:
-            self.distrust = (self.term, self.leader)
+            self.distrust = self.leader
+            self.shunned = self.leader
         self.shunned = self.leader
         self.last_master = cup.now - FAIL_MS
         self.leader = None
@@ -309,7 +310,7 @@ class Election:
         cand = f.sender
         if cand == cup.me or cup.me is None:
             return
-        if cand == self.shunned:
+        if cand == self.shunned or cand == self.distrust:
             cup.send(src, wire.VOTE, (self.term, 0, pre))
             return
         if t is not None and (cand >= len(t.members) or t.members[cand].flags & BOT):
@@ -363,9 +364,9 @@ class Election:
                 return
             self.stand(pre=False)      # a majority would vote for us: stand for real
         else:
-            self.install(c[1])
+            self.install(c[1], c[3])
 
-    def install(self, term):
+    def install(self, term, granted):
         """Lead `term`: the master op, the old master away, and a round caught mid-way
         replayed (its master's contribution died with it)."""
         cup = self.cup
@@ -378,7 +379,7 @@ class Election:
         self.followed = {}
         self.majority_at = cup.now
         cup.become_master()
-        cup.sync.commit(tbl.op_master(cup.me, term))
+        cup.sync.commit(tbl.op_master(cup.me, term, sum(1 << m for m in granted)))
         if old < len(t.members) and old != cup.me and t.members[old].present():
             cup.sync.commit(tbl.op_flags(old, t.members[old].flags | AWAY))
         g = t.game

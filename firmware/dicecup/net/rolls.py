@@ -31,7 +31,7 @@ class Rolls:
     def __init__(self, cup):
         self.cup = cup
         self.rolls = {}       # roll id (the version it was made at) -> the roll under way
-        self.witnessed = {}   # roll id -> the nonce this cup gave as a witness (the same if asked again)
+        self.witnessed = {}   # roll id -> (digest, the nonce this cup gave it as a witness; the same if asked again)
         self.made = []        # (roll id, digest) of the rolls this cup vouched for, the last few
         r = cup.flash.roll()
         self.kept = r         # (rid, root) of this cup's own roll, from flash after a reboot
@@ -184,10 +184,13 @@ class Rolls:
             return "not-master"
         else:
             # the master asks us to witness one of its rolls (the same nonce if it asks again)
-            w = self.witnessed.get(rid)
-            if w is None:
-                w = cup.random_bytes(16)
-                self.witnessed = {rid: w}
+            got = self.witnessed.get(rid)
+            if got is not None and got[0] != d:
+                return "second-digest"   # one nonce per roll: the roller may not draw again after it
+            if got is None:
+                got = (d, cup.random_bytes(16))
+                self.witnessed = {rid: got}
+            w = got[1]
             cup.send(src, wire.WITNESS, (rid, w, self.witness_vouch(d, w)))
 
     def on_witness(self, src, f):

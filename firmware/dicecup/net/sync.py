@@ -401,7 +401,7 @@ class Sync:
         if nt.term != term or nt.version != ver:
             cup.errors["snapshot"] = cup.errors.get("snapshot", 0) + 1
             return
-        if t is None and (nt.master != f.sender or term < cup.election.term):
+        if t is None and (nt.master != f.sender or term < cup.election.term or f.sender == cup.election.distrust):
             return "not-leader"   # a cup with no state takes it only from the leader it names
         cup.counts["resyncs"] += 1
         self.reset(ver)

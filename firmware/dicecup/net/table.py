@@ -279,6 +279,8 @@ class Table:
             gone = [m for m in range(len(self.members)) if self.ante_mask >> m & 1 and not self.members[m].present()]
             if not gone:
                 raise OpError("one ante per term")
+            if mc != self.ante:
+                raise OpError("an ante again keeps the master's part")   # no second draw of m
         self.ante = mc
         self.ante_mask = mask
         self.ante_term = self.term
@@ -530,8 +532,21 @@ class Table:
         if pos + 2 > len(op):
             raise OpError("op truncated")
         term = op[pos] << 8 | op[pos + 1]
+        pos += 2
+        voted, pos = _u8(op, pos)
+        if pos != len(op):
+            raise OpError("trailing bytes")
         if mid >= len(self.members) or term <= self.term:
             raise OpError("a master op must name a member and raise the term")
+        voters = self.voters()
+        n = 0
+        for m in range(8):
+            if voted >> m & 1:
+                if m not in voters:
+                    raise OpError("a vote from a cup that cannot vote")
+                n += 1
+        if not voted >> mid & 1 or n < len(voters) // 2 + 1:
+            raise OpError("a master op names the majority that elected it")
         old = self.master
         self.master = mid
         self.term = term
@@ -743,8 +758,9 @@ def op_restart(reason, attested=0, missing=0):
     return bytes((OP_RESTART, reason, attested, missing))
 
 
-def op_master(mid, term):
-    return bytes((OP_MASTER, mid, term >> 8 & 0xFF, term & 0xFF))
+def op_master(mid, term, voted):
+    """voted: the cups (bits) whose votes elected `mid` for `term` (each checks its own)."""
+    return bytes((OP_MASTER, mid, term >> 8 & 0xFF, term & 0xFF, voted))
 
 
 def op_roll(seat, digest, w, root, rid=0, roller=b"", wid=0xFF, witness=b""):

@@ -23,6 +23,8 @@ from ..engine.actions import kind
 from .table import AWAY, LEFT, NO_DIGEST, NO_ROOT, OpError, RESTART_COMMIT
 from .timing import ATTEST_MS, AWAY_MS, SEED_WAIT_MS
 
+RELAY_MS = 1000   # a cup holding every reveal passes them on to a leader that has not settled
+
 COMMITS = 1   # what an attestation is about: commitments never heard,
 REVEALS = 2   # or reveals never heard
 
@@ -35,6 +37,7 @@ class Watch:
         self.heard_all = None  # when every commitment (or reveal) the round needs was heard
         self.attested = {}     # (round, what) -> seats (bits) this cup attested it never heard
         self.last_attest = -ATTEST_MS
+        self.relayed = -1      # the round whose reveals this cup passed on to the leader
         self.attests = {}      # leader: (round, what) -> {member: seats it attests}
 
     # ----- what this cup hears ---------------------------------------------------------
@@ -82,6 +85,14 @@ class Watch:
         if not pending:
             if self.heard_all is None:
                 self.heard_all = now
+            elif what == REVEALS and self.relayed != g.round and now - self.heard_all >= RELAY_MS:
+                # the leader may not have them all (a cup revealed to some cups only):
+                # pass them on -- a root checks itself against its seat's digest
+                self.relayed = g.round
+                for s in owed:
+                    if t.holders[s] != cup.me:
+                        cup.send(cup.master_addr(), wire.REVEAL, (g.round & 0xFFFF, s, heard[s]))
+                return self.heard_all + SEED_WAIT_MS
             elif now - self.heard_all >= SEED_WAIT_MS:
                 self.heard_all = now
                 cup.errors["stalled"] = cup.errors.get("stalled", 0) + 1
@@ -115,6 +126,8 @@ class Watch:
             return self._vet_move(op)
         if op[0] == tbl.OP_ROLL:
             return self._vet_roll(op)
+        if op[0] == tbl.OP_MASTER and len(op) == 5:
+            return self._vet_master(op[1], op[2] << 8 | op[3], op[4])
         if op[0] == tbl.OP_RESTART and op[1] == RESTART_COMMIT and len(op) == 4:
             what, mask, seats = COMMITS, op[2], op[3]
         elif op[0] == tbl.OP_SETTLE and len(op) == 2 + 16 * len(t.seats) and g.need() == REVEAL:
@@ -127,7 +140,20 @@ class Watch:
             return None
         if mask >> cup.me & 1 and not self.vouches(g.round, what, seats):
             return "a %s names this cup as attesting what it never did" % tbl.OP_NAMES[op[0]]
+        mine = cup.hidden.mine()
+        if what == REVEALS and mine >= 0 and seats >> mine & 1 and cup.hidden.revealed == g.round:
+            return "a settle says this cup never revealed, and it did"
         return None
+
+    def _vet_master(self, mid, term, voted):
+        """A new leader names the cups that voted for it: a cup named checks its vote."""
+        cup = self.cup
+        e = cup.election
+        if mid == cup.me or not voted >> cup.me & 1 or e.term > term:
+            return None   # (a newer term since: our vote in that one is no longer kept)
+        if e.term == term and e.voted == mid:
+            return None
+        return "a master op names this cup among its voters, and it never voted for it"
 
     def _vet_move(self, op):
         """A move must carry its seat's own vouch (net/vouch.py), unless the leader's bot
@@ -194,7 +220,7 @@ class Watch:
         if wid == mover and others:
             return "a roll witnessed by its own roller"
         if wid == cup.me:
-            if w not in cup.rolls.witnessed.values():
+            if (d, w) not in cup.rolls.witnessed.values():
                 return "a witness nonce this cup never gave"
             return None
         if wid >= len(t.members):
