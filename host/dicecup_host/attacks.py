@@ -7,14 +7,22 @@ air, never from what the adversary claims -- whether it worked.
 
 Every adversary is a host-side `Cup` subclass (some parts swapped) or, for
 brute-join, a radio that is no member at all. It holds everything a dishonest member
-holds -- the table key (so it may tag any frame, with any sender byte and sequence
-number) -- and it hears the whole air (ESP-NOW unicasts go out on a shared channel:
-`Sniffer` reads the medium's trace). `high-seq` also sends with another cup's radio
-address (a MAC is a setting on an ESP32). Where it sits:
+holds and no more: its own X25519 key pair and so the pairwise key it shares with each
+member (`cup.keys.ring.pair(me, j)`). It can build any frame under its own sender id,
+or put another member's sender byte (any sequence number) on a frame tagged with its
+own keys -- which honest cups refuse (bad-tag): such frames are counted as tried. It
+hears the whole air (ESP-NOW unicasts go out on a shared channel: `Sniffer` reads the
+medium's trace), and may send with another cup's radio address (a MAC is a setting on
+an ESP32). Where it sits:
 
-    leader   (cup 0, which creates the table and stays master):  veto, bias
-    outsider (a radio with no seat, never given the code):       brute-join
-    peer     (the last cup, a seated non-master member):         everything else
+    leader   (cup 0, which creates the table and leads):  peek-leader, veto, bias
+    outsider (a radio with no seat, never given the code): brute-join
+    peer     (the last cup, a seated non-master member):   everything else
+
+A leader that is deposed and a game that goes on without it is no success; a table
+that stalls for good is one. Every judge also counts honest cups made to look like
+cheats: an honest cup that gave up on an honest leader (a `forged` event: a false op,
+or a round it "stalled").
 
 What each kind counts is in its class docstring: `tried` is every attempt the
 adversary made; `succeeded` is judged by `judge()` from the honest side. Every run
@@ -421,7 +429,8 @@ class Peek(Attack):
     leader while the real one is alive).
     tried: each such UPDATE sent.
     succeeded: each honest seat's root that went on air (a REVEAL from that cup's own
-    radio) before the honest history held a committed call of that round."""
+    radio) before the honest history held a committed call of that round; honest cups
+    made to look like cheats."""
     kind = "peek"
 
     def __init__(self, ncups, seed):
@@ -459,7 +468,7 @@ class Peek(Attack):
                 seen.add(root)
                 if not _committed_call_before(truth, when, rno, seat, root):
                     n += 1
-        return n
+        return n + self.framed(truth)
 
 
 class FakeCallTurns(Turns):
@@ -1001,7 +1010,8 @@ class BruteJoin(Attack):
     untested.
     tried: each JOIN put on air (details: guesses, the sessions the master answered).
     succeeded: the honest master committed a join of its address or sent it a WELCOME,
-    or one of its guesses was the code (a confirmation tag that checked).
+    or one of its guesses was the code (a confirmation tag that checked); honest cups
+    made to look like cheats.
     No offline judge: a recorded session (JOIN, CHALLENGE, CONFIRM) gives no test of a
     guess -- the ISK and so both confirmation tags need one side's secret CPace scalar,
     and the shares are uniform points whatever the code -- so there is nothing to try
@@ -1115,7 +1125,7 @@ class BruteJoin(Attack):
         if self.learned is not None and self.learned == c.code:
             n = 1
         self.details.update(guesses=self.guesses, refused=dict(self.refused), learned=self.learned)
-        return n
+        return n + self.framed(truth)
 
 
 # ----- flood --------------------------------------------------------------------------
@@ -1144,7 +1154,8 @@ class Flood(Attack):
     snapshot: its frame budget is the honest peers' too).
     tried: each flood frame sent.
     succeeded: one per game in which an honest cup's protocol state grew by more than
-    FLOOD_BOUND bytes, an honest cup raised, or the table stalled."""
+    FLOOD_BOUND bytes, an honest cup raised, or the table stalled; honest cups made to
+    look like cheats (a leader whose budget the flood ate, given up on)."""
     kind = "flood"
     FRAMES = 60
 
@@ -1198,7 +1209,8 @@ class Flood(Attack):
 
     def judge(self, truth, facts):
         self.details["max_growth"] = self.growth
-        return 1 if self.growth > FLOOD_BOUND or facts.get("exception") or not facts["finished"] else 0
+        return (1 if self.growth > FLOOD_BOUND or facts.get("exception") or not facts["finished"] else 0) \
+            + self.framed(truth)
 
 
 # ----- stale-term -----------------------------------------------------------------------
