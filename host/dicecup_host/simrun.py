@@ -173,6 +173,22 @@ def run_batch(cups, rules, options, games, seed, loss=0.0, kill_master=False, bo
     return total
 
 
+def _numbers(details, prefix=""):
+    """(name, number) for what an attack's details hold: numbers and flags as they are,
+    lists by their length, dicts by their entries (name.key), a text as 1, None as 0."""
+    out = []
+    for k, v in details.items():
+        if isinstance(v, dict):
+            out += _numbers(v, prefix + k + ".")
+        elif isinstance(v, (list, tuple, set)):
+            out.append((prefix + k, len(v)))
+        elif isinstance(v, (bool, int, float)):
+            out.append((prefix + k, int(v) if isinstance(v, bool) else v))
+        else:
+            out.append((prefix + k, 0 if v is None else 1))
+    return out
+
+
 def _attack_batch(cups, rules, options, games, seed, loss, bots, game_index, trace, report, shake_ms, kinds,
                   limit_ms):
     """Games with an adversary: the summary's usual figures are the honest cups' (the
@@ -197,8 +213,8 @@ def _attack_batch(cups, rules, options, games, seed, loss, bots, game_index, tra
             a["succeeded"] += r["succeeded"]
             a["stalled"] += not r["finished"]
             a["honest_failed"] += not r["honest_ok"]
-            for dk, dv in r["details"].items():   # what a kind measures besides (numbers, flags)
-                a[dk] = max(a.get(dk, 0), dv) if dk.startswith("max_") else a.get(dk, 0) + int(dv)
+            for dk, dv in _numbers(r["details"]):   # what a kind measures besides (numbers, flags, counts)
+                a[dk] = max(a.get(dk, 0), dv) if dk.startswith("max_") else a.get(dk, 0) + dv
             adv = r["attack"]
             honest = set(c.cups[j].addr for j in adv.honest)
             air = [rec for rec in c.medium.trace if rec[3] in honest and rec[2] not in adv.air.spoofed]

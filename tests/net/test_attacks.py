@@ -17,33 +17,39 @@ from dicecup.net.cup import Cup
 from dicecup.net.hidden import HiddenDice
 from dicecup_host import attacks
 
-# Kinds that succeed against today's protocol (measured, see the lead's report), with why.
+# Kinds that succeed against today's protocol (measured, see the report), with why.
 # When a fix lands and a kind stops succeeding, delete it here: its test then holds it at 0.
 EXPECTED_TO_SUCCEED_TODAY = {
-    "peek": "a member holds the table key: a forged leader UPDATE of a call makes a peer reveal its root",
-    "forge": "ACTION/LEAVE/COMMIT/REVEAL are checked against the sender byte only, which any member can set",
-    "veto": "the leader may commit a restart after every root is in",
-    "withhold": "a reveal that never comes replays the round, at no cost to the withholder",
-    "never-reveal": "the same: every round replays, the game never ends",
-    "bias": "the start seed is the leader's alone; a witness nonce is not bound to the roll's digest",
-    "flood": "far-ahead updates under the leader's sender byte are kept and applied (a random op can parse)",
-    "high-seq": "with a spoofed radio address a frame can push a sender's replay window past its real frames",
-    "fake-snapshot": "a snapshot under the leader's sender byte replaces a peer's replica",
+    "veto": "the leader may commit a master op naming itself for a newer term (no election) and then a "
+            "failover restart of a round it would lose; and a settle that leaves an honest seat's root out "
+            "'attested' by cups that never attested it is refused by those cups only: the seat's own cup "
+            "applies it, and the refusing cups later take it in a snapshot",
+    "withhold": "a reveal sent to the honest non-leaders only: they hold every root and give up on the "
+                "honest leader ('holds every reveal and does not go on'); the new leader replays the round",
+    "bias": "a leader may mark a named cup away and ante again, until the start opens with its seat; a "
+            "witness gives the same nonce to a second digest under the same roll id, so a Dix mille roller "
+            "that leads re-draws its root after the nonce",
 }
 
-# one short game per kind: (rules, seed); bounded to a minute of simulated time
+# Kinds with nothing to try in a rule set (Dix mille has no hidden dice to peek at,
+# veto or withhold).
+NOT_IN = {"dixmille": ("peek", "peek-leader", "veto", "withhold", "never-reveal")}
+
+# one short game per kind: (rules, seed, simulated time bound). never-reveal loses a
+# round for each withheld reveal, after reveal_ms (20 s) each: its game takes longer.
 FAST = {
-    "peek": ("perudo", 1),
-    "forge": ("perudo", 1),
-    "veto": ("perudo", 1),
-    "withhold": ("perudo", 1),
-    "never-reveal": ("perudo", 1),
-    "bias": ("dixmille", 1),
-    "brute-join": ("perudo", 1),
-    "flood": ("perudo", 1),
-    "stale-term": ("perudo", 1),
-    "high-seq": ("perudo", 1),
-    "fake-snapshot": ("perudo", 1),
+    "peek": ("perudo", 1, 60_000),
+    "peek-leader": ("perudo", 1, 60_000),
+    "forge": ("perudo", 1, 60_000),
+    "veto": ("perudo", 1, 60_000),
+    "withhold": ("perudo", 1, 60_000),
+    "never-reveal": ("perudo", 1, 240_000),
+    "bias": ("dixmille", 1, 60_000),
+    "brute-join": ("perudo", 1, 60_000),
+    "flood": ("perudo", 1, 60_000),
+    "stale-term": ("perudo", 1, 90_000),
+    "high-seq": ("perudo", 1, 60_000),
+    "fake-snapshot": ("perudo", 1, 60_000),
 }
 FAST_LIMIT_MS = 60_000
 
@@ -55,8 +61,8 @@ def test_every_kind_has_a_fast_game():
 
 @pytest.mark.parametrize("kind", attacks.KINDS)
 def test_each_kind_is_tried_and_judged(kind):
-    rules, seed = FAST[kind]
-    r = attacks.play_attack(kind, 4, rules, None, seed, limit_ms=FAST_LIMIT_MS)
+    rules, seed, limit = FAST[kind]
+    r = attacks.play_attack(kind, 4, rules, None, seed, limit_ms=limit)
     adv = r["attack"]
     assert r["tried"] > 0, "the adversary never tried"
     assert adv.own_errors == 0, "the adversary's own code failed"
@@ -65,10 +71,14 @@ def test_each_kind_is_tried_and_judged(kind):
     assert adv.index not in adv.honest and len(adv.honest) >= 3
     assert isinstance(r["honest_ok"], bool) and isinstance(r["reasons"], list)
     assert r["truth"].steps, "no honest history was rebuilt"
-    assert r["cluster"].clock.now <= FAST_LIMIT_MS + attacks.SAMPLE_MS + 60_000
+    assert r["cluster"].clock.now <= limit + attacks.SAMPLE_MS
     if kind not in EXPECTED_TO_SUCCEED_TODAY:
+        # nothing learned, changed, split or stalled; a deposed or forfeiting adversary and the
+        # game going on without it: the honest cups finish, one history, within the bound
         assert r["succeeded"] == 0, (kind, r["details"], r["reasons"])
         assert r["finished"] and r["honest_ok"], r["reasons"]
+    else:
+        assert r["honest_ok"], r["reasons"]
 
 
 def quiet(cls):
@@ -138,6 +148,7 @@ def test_the_peek_judge_sees_an_honest_cup_that_reveals_early(monkeypatch):
 def test_kinds_parse_and_the_command_reports_attacks():
     assert attacks.parse_kinds(["all"]) == list(attacks.KINDS)
     assert attacks.parse_kinds(["veto", "peek", "veto"]) == ["veto", "peek"]
+    assert attacks.parse_kinds(["peek-leader"]) == ["peek-leader"]
     with pytest.raises(ValueError):
         attacks.parse_kinds(["nosuch"])
     res = subprocess.run([sys.executable, "-m", "dicecup_host.cli", "sim", "--headless", "--cups", "4", "--seed", "3",
@@ -168,5 +179,25 @@ def test_the_attack_matrix(kind, rules):
         succeeded += r["succeeded"]
         if kind not in EXPECTED_TO_SUCCEED_TODAY:
             assert r["succeeded"] == 0 and r["finished"] and r["honest_ok"], (seed, r["reasons"], r["details"])
-    if kind not in ("peek", "veto", "withhold", "never-reveal") or rules != "dixmille":
-        assert tried > 0   # (Dix mille has no hidden dice: nothing to peek at, veto or withhold)
+    if kind not in NOT_IN.get(rules, ()):
+        assert tried > 0
+
+
+def test_the_leaders_false_call_is_refused_by_every_honest_cup_and_the_game_goes_on():
+    r = attacks.play_attack("peek-leader", 4, "perudo", None, 1, limit_ms=FAST_LIMIT_MS)
+    c, adv = r["cluster"], r["attack"]
+    assert adv.fakes and r["succeeded"] == 0
+    assert all(c.cups[i].cup.errors.get("forged") for i in adv.honest)
+    assert r["finished"] and c.master() is not None and c.master().i != adv.index
+
+
+def test_brute_join_runs_real_sessions_that_the_gate_rations():
+    r = attacks.play_attack("brute-join", 4, "perudo", None, 1, limit_ms=FAST_LIMIT_MS)
+    d = r["details"]
+    assert 0 < d["guesses"] <= 3 + 3 * FAST_LIMIT_MS // 60_000   # RATE sessions a minute at most
+    assert d["refused"].get("busy", 0) > 0 and d["learned"] is None and r["succeeded"] == 0
+
+
+def test_the_framed_judge_sees_honest_cups_give_up_on_an_honest_leader():
+    r = attacks.play_attack("withhold", 4, "perudo", None, 1, limit_ms=FAST_LIMIT_MS)
+    assert r["details"].get("framed") and r["succeeded"] >= len(r["details"]["framed"])
