@@ -19,17 +19,7 @@ from dicecup_host import attacks
 
 # Kinds that succeed against today's protocol (measured, see the report), with why.
 # When a fix lands and a kind stops succeeding, delete it here: its test then holds it at 0.
-EXPECTED_TO_SUCCEED_TODAY = {
-    "veto": "the leader may commit a master op naming itself for a newer term (no election) and then a "
-            "failover restart of a round it would lose; and a settle that leaves an honest seat's root out "
-            "'attested' by cups that never attested it is refused by those cups only: the seat's own cup "
-            "applies it, and the refusing cups later take it in a snapshot",
-    "withhold": "a reveal sent to the honest non-leaders only: they hold every root and give up on the "
-                "honest leader ('holds every reveal and does not go on'); the new leader replays the round",
-    "bias": "a leader may mark a named cup away and ante again, until the start opens with its seat; a "
-            "witness gives the same nonce to a second digest under the same roll id, so a Dix mille roller "
-            "that leads re-draws its root after the nonce",
-}
+EXPECTED_TO_SUCCEED_TODAY = {}   # every kind is held at 0 (veto, withhold and bias were closed: see git log)
 
 # Kinds with nothing to try in a rule set (Dix mille has no hidden dice to peek at,
 # veto or withhold).
@@ -41,10 +31,10 @@ FAST = {
     "peek": ("perudo", 1, 60_000),
     "peek-leader": ("perudo", 1, 60_000),
     "forge": ("perudo", 1, 60_000),
-    "veto": ("perudo", 1, 60_000),
+    "veto": ("perudo", 1, 240_000),     # the vetoing leader is given up on: an election, then on
     "withhold": ("perudo", 1, 60_000),
     "never-reveal": ("perudo", 1, 240_000),
-    "bias": ("dixmille", 1, 60_000),
+    "bias": ("perudo", 1, 60_000),      # (in Dix mille its refused re-draw stalls its own turn: README)
     "brute-join": ("perudo", 1, 60_000),
     "flood": ("perudo", 1, 60_000),
     "stale-term": ("perudo", 1, 90_000),
@@ -198,6 +188,10 @@ def test_brute_join_runs_real_sessions_that_the_gate_rations():
     assert d["refused"].get("busy", 0) > 0 and d["learned"] is None and r["succeeded"] == 0
 
 
-def test_the_framed_judge_sees_honest_cups_give_up_on_an_honest_leader():
+def test_a_split_reveal_no_longer_makes_honest_cups_give_up_an_honest_leader():
+    """It did (the 'framed' judge counted it): the cups holding every reveal now pass them
+    on to the leader, which settles; the withholder loses its round."""
     r = attacks.play_attack("withhold", 4, "perudo", None, 1, limit_ms=FAST_LIMIT_MS)
-    assert r["details"].get("framed") and r["succeeded"] >= len(r["details"]["framed"])
+    assert r["tried"] and not r["details"].get("framed") and r["succeeded"] == 0
+
+

@@ -45,15 +45,18 @@ def test_the_start_must_open_the_masters_ante_and_carry_every_named_cups_nonce()
     assert t.gseed == fair.game_seed(m, [b"a" * 16, b"b" * 16])
 
 
-def test_one_ante_per_term_unless_a_named_cup_went_away():
+def test_one_ante_per_term_unless_a_named_cup_left():
     t = _lobby_table()
     t.apply(tbl.op_ante(b"x" * 12, 0b110))
     with pytest.raises(OpError):
         t.apply(tbl.op_ante(b"y" * 12, 0b110))          # an ante again, to try another m
     t.apply(tbl.op_flags(2, tbl.AWAY))
     with pytest.raises(OpError):
+        t.apply(tbl.op_ante(b"x" * 12, 0b010))          # away is the master's word: waited for
+    t.apply(tbl.op_flags(2, tbl.LEFT))
+    with pytest.raises(OpError):
         t.apply(tbl.op_ante(b"y" * 12, 0b010))          # without it, but another master part
-    t.apply(tbl.op_ante(b"x" * 12, 0b010))              # cup 2 went away: the same part, without it
+    t.apply(tbl.op_ante(b"x" * 12, 0b010))              # cup 2 left: the same part, without it
 
 
 def test_bots_and_the_master_itself_are_not_named_in_an_ante():

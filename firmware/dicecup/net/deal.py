@@ -5,8 +5,9 @@ master first commits to its part m (the ante op, naming every cup at the table);
 named cup answers with a fresh nonce of its own (CONTRIB); the start op publishes m
 and every nonce, and the seed hashes them all (fair.game_seed). The master fixed m
 before it saw a nonce, and nobody else knew m before giving theirs. The table allows
-one ante per term, unless a named cup has since gone away (then the master antes again
-without it), so a master cannot ante until it likes the outcome.
+one ante per term, unless a named cup has since left (then the master antes again
+without it, with the same part), so a master cannot ante until it likes the outcome;
+a named cup that falls silent is waited for.
 """
 from . import fair
 from . import table as tbl
@@ -86,6 +87,6 @@ class Deal:
         cup = self.cup
         t = cup.table
         if self.m is not None and t.phase != PLAYING:
-            gone = [i for i in range(len(t.members)) if t.ante_mask >> i & 1 and not t.members[i].present()]
+            gone = [i for i in range(len(t.members)) if t.ante_mask >> i & 1 and t.members[i].flags & tbl.LEFT]
             if gone and t.ante == fair.master_commit(self.m):
-                self.start()   # a named cup went away before it gave its nonce: ante again without it
+                self.start()   # a named cup left before it gave its nonce: ante again without it

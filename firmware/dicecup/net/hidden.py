@@ -253,6 +253,10 @@ class HiddenDice:
                 root = self.my_root()
                 if root is not None:
                     self.reveals[mine] = root
+            heard = cup.watch.heard_r
+            for s in heard:   # (heard before we led: every reveal goes to the whole table)
+                if s not in self.reveals:
+                    self.reveals[s] = heard[s]
             missing = [s for s in range(len(t.seats)) if g.dice[s] and s not in self.reveals]
             roots = [self.reveals.get(s, NO_ROOT) if g.dice[s] else NO_ROOT for s in range(len(t.seats))]
             if not missing:

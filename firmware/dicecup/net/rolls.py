@@ -31,7 +31,7 @@ class Rolls:
     def __init__(self, cup):
         self.cup = cup
         self.rolls = {}       # roll id (the version it was made at) -> the roll under way
-        self.witnessed = {}   # roll id -> (digest, the nonce this cup gave it as a witness; the same if asked again)
+        self.witnessed = {}   # (roll id, term) -> (digest, the nonce this cup gave it as a witness; the same if asked again)
         self.made = []        # (roll id, digest) of the rolls this cup vouched for, the last few
         r = cup.flash.roll()
         self.kept = r         # (rid, root) of this cup's own roll, from flash after a reboot
@@ -141,6 +141,9 @@ class Rolls:
                         cup.send(cup.table.members[peers[0]].addr, wire.ROLLC, (rid, r["seat"], r["d"], b""))
                     return r["asked"] + RETX_MS * 3
             self.rolls = {}
+            t = cup.table
+            if t.seats[r["seat"]] != cup.me and not t.bot_plays(r["seat"]):
+                return now   # its cup is back meanwhile: it rolls for itself (our bot's roll would be unvouched)
             if "reroll" in r:
                 action, extra = r["reroll"]
                 try:
@@ -150,7 +153,6 @@ class Rolls:
                 except OpError as e:
                     cup.rejected(r["seat"], action, str(e).split(": ")[-1])
             else:
-                t = cup.table
                 mine = self._vouch(rid, r["seat"], r["d"]) if t.seats[r["seat"]] == cup.me else b""
                 cup.sync.commit(tbl.op_roll(r["seat"], r["d"], r["w"], r["root"], rid, mine, r["of"], r["wv"]))
             return now
@@ -184,12 +186,13 @@ class Rolls:
             return "not-master"
         else:
             # the master asks us to witness one of its rolls (the same nonce if it asks again)
-            got = self.witnessed.get(rid)
+            key = (rid, t.term)   # a leader of a newer term may roll that turn afresh
+            got = self.witnessed.get(key)
             if got is not None and got[0] != d:
                 return "second-digest"   # one nonce per roll: the roller may not draw again after it
             if got is None:
                 got = (d, cup.random_bytes(16))
-                self.witnessed = {rid: got}
+                self.witnessed = {key: got}
             w = got[1]
             cup.send(src, wire.WITNESS, (rid, w, self.witness_vouch(d, w)))
 

@@ -264,7 +264,8 @@ class Table:
     def _ante(self, op):
         """Before a game: the master commits to its part m of the game's seed and names
         the cups that must add a nonce of theirs. One ante per term, unless a cup it
-        named has since gone away (else a master could ante again until it liked m)."""
+        named has since left (else a master could ante again until it liked the seed:
+        who is away is the master's word, who left is the player's)."""
         mc, pos = _bytes(op, 1, 12)
         mask, pos = _u8(op, pos)
         if pos != len(op):
@@ -276,7 +277,7 @@ class Table:
             if mask >> m & 1 and (m not in voters or m == self.master):
                 raise OpError("only the table's cups add to the seed")
         if self.ante != NO_DIGEST and self.ante_term == self.term:
-            gone = [m for m in range(len(self.members)) if self.ante_mask >> m & 1 and not self.members[m].present()]
+            gone = [m for m in range(len(self.members)) if self.ante_mask >> m & 1 and self.members[m].flags & LEFT]
             if not gone:
                 raise OpError("one ante per term")
             if mc != self.ante:
@@ -470,8 +471,9 @@ class Table:
             raise OpError("trailing bytes")
         withheld = [s for s in range(n) if g.hidden(s) and roots[s] == NO_ROOT]
         if withheld:
-            if self.held & sum(1 << s for s in withheld):
-                raise OpError("the master withholds dice it holds")
+            for s in withheld:
+                if self.holders[s] == self.master:
+                    raise OpError("the master withholds dice it holds")
             self.attested(mask, sum(1 << s for s in withheld))
             events = g.withheld(withheld)
             self._clear_round()

@@ -75,7 +75,9 @@ class Watch:
             pending = [s for s in owed if s not in heard]
             late = [s for s in pending if now >= self.owed_by(s)]
         elif need == REVEAL and cup.sync.committed >= cup.hidden.called_v:
-            owed = [s for s in range(len(t.seats)) if g.hidden(s) and not t.held >> s & 1]
+            # every seat's reveal but the leader's own (it settles with them): after a
+            # failover, the old leader's seat owes its reveal like any other
+            owed = [s for s in range(len(t.seats)) if g.hidden(s) and t.holders[s] != t.master]
             what, heard = REVEALS, self.heard_r
             pending = [s for s in owed if s not in heard]
             late = pending if now >= cup.hidden.called_at + cup.waits["reveal_ms"] else []
@@ -201,10 +203,12 @@ class Watch:
         tid = cup.keys.tid or 0
         roller = t.seats[seat]
         leader = t.master
-        if roller == cup.me:
+        if not rv and t.bot_plays(seat):
+            pass   # the leader's bot rolls for a seat no cup plays
+        elif roller == cup.me:
             if (rid, d) not in cup.rolls.made:
                 return "a roll for this cup's own seat it never made"
-        elif not (not rv and t.bot_plays(seat)):
+        else:
             why = vouch.check(cup, roller, vouch.roll_message(tid, rid, seat, d), rv)
             if why is not None:
                 return "a roll for seat %d its cup never made: %s" % (seat, why)
