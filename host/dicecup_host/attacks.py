@@ -869,6 +869,9 @@ def _score(faces):
     return sum(1 for f in faces if f in (1, 5)) + (3 if max(faces.count(x) for x in set(faces)) >= 3 else 0)
 
 
+REFUSED_MS = 1500   # a re-asked witness that has not answered in this long refused
+
+
 class BiasRolls(Rolls):
     """The leader's rolls part: for a Dix mille roll it makes (its own seat's, a bot's),
     once the witness has given its nonce w, it grinds roots for ones whose faces under
@@ -894,11 +897,19 @@ class BiasRolls(Rolls):
             r["ground"] = True
             if best[1] != r["root"]:
                 a.tried += 1
+                r["orig"] = (r["root"], r["d"], w, now)   # to fall back on if the witness refuses
                 r["root"] = best[1]
                 r["d"] = fair.seat_digest(best[1], 0, n)
                 r["w0"] = w
                 r["w"] = None
                 r["asked"] = -10 ** 9
+        for rid, r in self.rolls.items():
+            orig = r.get("orig")
+            if orig is not None and r["w"] is None and now - orig[3] > REFUSED_MS:
+                # the witness will not give a nonce to a second digest: roll the first one
+                r["root"], r["d"], r["w"] = orig[:3]
+                r["orig"] = None
+                a.details["refused"] = a.details.get("refused", 0) + 1
         for rid, r in self.rolls.items():
             if r.get("w0") is not None and r["w"] is not None and r["w"] != r["w0"]:
                 a.details["fresh_nonce"] = a.details.get("fresh_nonce", 0) + 1   # the witness saw through it
