@@ -368,11 +368,9 @@ class Election:
 
     def install(self, term, granted):
         """Lead `term`: the master op, the old master away, and a round caught mid-way
-        replayed only when what it needs died with the old master: its contribution
-        (before the seed) or the dice it held for bots and away cups. Otherwise the
-        round goes on -- the old master's own cup reveals like any other, and loses the
-        round if it does not -- so a leader cannot replay a round by getting itself
-        deposed."""
+        replayed (what it needs may have died with the old master: its contribution,
+        the dice it held for bots and away cups). So a leader that gets itself deposed
+        mid-round replays that round: a known limit (README, threat model)."""
         cup = self.cup
         t = cup.table
         old = t.master
@@ -389,9 +387,7 @@ class Election:
         g = t.game
         if g is not None and t.phase == tbl.PLAYING and not (old == cup.me and cup.hidden.m is not None):
             need = g.need()   # (re-elected, we still hold our contribution: the round goes on)
-            lost = [s for s in range(len(t.seats)) if g.hidden(s) and t.holders[s] == old
-                    and t.seats[s] != old]   # the dice the old master held for others
-            if (need in (BID, REVEAL) and lost) or (need == SHAKE and t.mc != NO_DIGEST):
+            if need in (BID, REVEAL) or (need == SHAKE and t.mc != NO_DIGEST):
                 cup.sync.commit(tbl.op_restart(RESTART_FAILOVER))
         self.heard_at = cup.now
         self._quorum(True)
