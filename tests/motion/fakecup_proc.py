@@ -4,13 +4,17 @@
 
 FD is the pty master (the cup's side of the wire), TRACE the motion it "feels", MODE
 `repl` (answer like MicroPython's REPL: wait for the host's `_r.main(...)` line, echo it,
-then record), `listen` (start streaming at once, as a cup started from its own menu),
+then record), `listen` (stream as soon as the host has the port open, as a cup started
+from its own menu; pyserial flushes the input on open, so earlier bytes would be lost),
 `silent` (never answer) or `cut` (stream, then go quiet before the stop marker).
 The recording runs the firmware's own `dicecup.hw.record.record()` with the accelerometer
 replaced by the trace and the clock by a fast fake one (no 100 Hz wait in tests).
 """
+import fcntl
 import os
+import struct
 import sys
+import termios
 import time
 
 from dicecup.hw import record
@@ -53,6 +57,19 @@ class Wire:
         pass
 
 
+def packet_mode(fd, on):
+    """In packet mode the pty master is told of an input flush on the port (TIOCPKT_FLUSHREAD)."""
+    fcntl.ioctl(fd, termios.TIOCPKT, struct.pack("i", 1 if on else 0))
+
+
+def wait_for_open(fd):
+    """Block until the host opens the port: pyserial flushes the input on open. The
+    starter turns packet mode on before the host can open, so the flush is never missed."""
+    while not os.read(fd, 64)[0] & termios.TIOCPKT_FLUSHREAD:
+        pass
+    packet_mode(fd, False)
+
+
 def main():
     fd, path, mode = int(sys.argv[1]), sys.argv[2], sys.argv[3]
     tr = traces.load(path)
@@ -70,6 +87,8 @@ def main():
     if mode == "silent":
         time.sleep(30)
         return
+    if mode in ("listen", "cut"):
+        wait_for_open(fd)
     if mode == "repl":
         os.write(fd, b"MicroPython v1.29 on esp32\r\n>>> ")
         buf = b""

@@ -13,6 +13,9 @@ import pytest
 from dicecup.hw import record
 from dicecup_host import cli, cmd_shake, traces
 
+sys.path.insert(0, str(Path(__file__).parent))
+import fakecup_proc  # noqa: E402  (the fake cup's own helpers, next to this file)
+
 HERE = Path(__file__).parent
 SHAKE = next(p for p in traces.library(("lib",)) if "shake-vigorous" in p.name)
 PEEK = next(p for p in traces.library(("lib",)) if "peek" in p.name)
@@ -27,6 +30,8 @@ def fakecup():
     def start(trace, mode):
         master, slave = os.openpty()
         tty.setraw(slave)
+        if mode in ("listen", "cut"):
+            fakecup_proc.packet_mode(master, True)     # it streams once it sees the host open
         port = os.ttyname(slave)
         p = subprocess.Popen([sys.executable, str(HERE / "fakecup_proc.py"), str(master), str(trace), mode],
                              pass_fds=[master], stderr=subprocess.PIPE)
