@@ -287,7 +287,7 @@ class Attack:
         r = cup.hidden.my_root()
         if r is not None:
             self.my_roots.add(r)
-        for r in cup.hidden.held.values():
+        for r in cup.hidden.held_roots().values():
             self.held_roots.add(r)
 
     def act(self, cup, now):
@@ -653,8 +653,7 @@ class VetoDice(HiddenDice):
         g = t.game
         a = cup.attack
         if g.need() == REVEAL and cup.sync.committed >= self.called_v and t.version not in a.vetoed:
-            for s in self.held:
-                self.reveals[s] = self.held[s]
+            self.reveals.update(self.held_roots())
             mine = self.mine()
             if mine >= 0 and self.my_root() is not None:
                 self.reveals[mine] = self.my_root()
@@ -687,7 +686,7 @@ class VetoDice(HiddenDice):
         voters = t.voters()
         need = len(voters) // 2 + 1 - 1
         for s in range(len(t.seats)):
-            if s == mine or not g.hidden(s) or s in self.held:
+            if s == mine or not g.hidden(s) or s in self.held_roots():
                 continue
             trial_roots = list(roots)
             trial_roots[s] = tbl.NO_ROOT

@@ -19,12 +19,7 @@ from dicecup_host import attacks
 
 # Kinds that succeed against today's protocol (measured, see the report), with why.
 # When a fix lands and a kind stops succeeding, delete it here: its test then holds it at 0.
-EXPECTED_TO_SUCCEED_TODAY = {
-    "veto": "a leader that gets itself given up on mid-round (its false withheld settle is refused) has "
-            "the round replayed by the failover: a new leader replays a round caught mid-way, since the "
-            "old one's contribution and its bots' dice may have died with it (a version that let the new "
-            "leader finish such rounds stalled two-cup tables after a reboot: not yet done)",
-}
+EXPECTED_TO_SUCCEED_TODAY = {}
 
 # Kinds with nothing to try in a rule set (Dix mille has no hidden dice to peek at,
 # veto or withhold).

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from dicecup.engine import new_game
-from dicecup.engine.actions import CHALLENGE, kind
+from dicecup.engine.actions import CHALLENGE, bid, kind
 from dicecup.net import fair
 from dicecup.net import table as tbl
 from dicecup.net.cup import Cup
@@ -190,6 +190,80 @@ def test_a_restart_or_withheld_settle_without_a_majoritys_word_is_refused_by_eve
     with pytest.raises(OpError):
         t.apply(tbl.op_restart(tbl.RESTART_FAILOVER))               # no new leader since
     t.apply(tbl.op_restart(tbl.RESTART_COMMIT, 0b010, 0b100))
+
+
+def test_a_call_is_never_replayed_by_a_failover():
+    t = _lobby_table()
+    t.apply(tbl.op_ante(fair.master_commit(bytes(16)), 0b110))
+    t.apply(tbl.op_start(bytes(16), [bytes(16), bytes(16)]))
+    t.apply(tbl.op_round(t.game.round, fair.master_commit(bytes(16)), [0, 1, 2], {}))
+    t.apply(tbl.op_seed(bytes(16), [bytes(12)] * 3))
+    first = t.game.to_act()
+    t.apply(tbl.op_act(first, bid(2, 3)))
+    t.apply(tbl.op_act(t.game.to_act(), CHALLENGE))
+    assert t.game.need() == "reveal"
+    t.apply(tbl.op_master(1, t.term + 1, 0b011))
+    with pytest.raises(OpError, match="never replayed"):
+        t.apply(tbl.op_restart(tbl.RESTART_FAILOVER))
+
+
+class DeposedDice(HiddenDice):
+    """A master that, once a call is in, makes itself a newer term without any votes (a
+    false master op: the cups give up on it) and never reveals its own dice."""
+
+    def master_tick(self, now):
+        cup = self.cup
+        t = cup.table
+        if t.game.need() == "reveal" and cup.sync.committed >= self.called_v and not cup.errors.get("deposed"):
+            cup.errors["deposed"] = 1
+            self.calls = t.game.round
+            cup.sync.commit(tbl.op_master(cup.me, t.term + 1, 0b111))   # votes it never had
+            return now
+        return super().master_tick(now)
+
+    def peer_tick(self, now):
+        return self.cup.watch.peer_tick(now)   # it never reveals
+
+
+class DeposedMaster(Cup):
+    HiddenDice = DeposedDice
+
+
+def test_a_master_deposed_after_a_call_loses_that_round_and_the_game_goes_on():
+    c = Cluster(3, "perudo", seed=11, cup_classes={0: DeposedMaster})
+    c.setup()
+    old = c.cups[0].cup
+    assert c.run(120000, lambda: old.errors.get("deposed"))
+    rno = old.hidden.calls
+    honest = c.cups[1]
+    assert c.run(60000, lambda: checker.events(honest.serial, ("withheld", "reveal")))   # (the first call)
+    assert honest.cup.table.game.round > rno
+    # the round was settled by the new leader, not played again: the old master's
+    # seat, which never revealed, lost it
+    assert not [e for e in checker.events(honest.serial, ("replay", "restart"))]
+    withheld = checker.events(honest.serial, ("withheld",))
+    assert [e["seat"] for e in withheld] == [honest.cup.table.seat_of(0)]
+    assert not c.cups[0].cup.is_master()
+
+
+def test_a_master_that_dies_after_a_call_reveals_from_flash_when_it_is_back():
+    c = Cluster(3, "liars", seed=12)
+    c.setup()
+    m = c.cups[0]
+    assert c.run(120000, lambda: m.cup.table.game is not None and m.cup.table.game.need() == "reveal"
+                 and m.cup.sync.committed >= m.cup.hidden.called_v)
+    rno = m.cup.table.game.round
+    seat = m.cup.table.seat_of(0)
+    m.power_off()
+    assert c.run(30000, lambda: c.master() is not None)
+    m.power_on()
+    honest = c.cups[1]
+    assert c.run(60000, lambda: len(checker.events(honest.serial, ("withheld", "reveal"))) >= rno)
+    assert not checker.events(honest.serial, ("replay", "restart", "withheld"))
+    reveal = checker.events(honest.serial, ("reveal",))[rno - 1]
+    assert reveal["hands"][seat], "the old master's dice were counted"
+    assert c.run(3_600_000, c.finished)
+    assert simrun.check_game(c)[0]
 
 
 class StallingDice(HiddenDice):

@@ -239,11 +239,11 @@ def test_a_cup_that_reboots_mid_round_still_reveals_from_flash():
     hand = list(peer.cup.hand)
     peer.power_off()
     peer.power_on()
-    assert peer.cup.hidden.roots, "the round secret was not kept in flash"
+    assert peer.cup.hidden.kept.own, "the round secret was not kept in flash"
     assert c.run(3000, lambda: peer.cup.table is not None and peer.cup.table.seed != bytes(16))
     t = peer.cup.table
     seat = t.seat_of(peer.cup.me)
-    assert fair.faces(peer.cup.hidden.roots[0][1], 0, t.game.hidden(seat), t.seed) == hand
+    assert fair.faces(peer.cup.hidden.roots()[0][1], 0, t.game.hidden(seat), t.seed) == hand
     assert peer.cup.hand == hand, "the rebooted cup should show its dice again"
     assert c.run(3_600_000, c.finished)
     assert simrun.check_game(c)[0]

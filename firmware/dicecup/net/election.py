@@ -25,7 +25,7 @@ cup that reboots never votes twice in one term.
 A two-cup table needs both cups for a majority: when one is cut off, both wait
 (nothing is decided) until they hear each other again.
 """
-from ..engine import BID, REVEAL, SHAKE
+from ..engine import BID, SHAKE
 from . import table as tbl
 from . import wire
 from .table import AWAY, BOT, LEFT, NO_DIGEST, RESTART_FAILOVER
@@ -367,10 +367,12 @@ class Election:
             self.install(c[1], c[3])
 
     def install(self, term, granted):
-        """Lead `term`: the master op, the old master away, and a round caught mid-way
-        replayed (what it needs may have died with the old master: its contribution,
-        the dice it held for bots and away cups). So a leader that gets itself deposed
-        mid-round replays that round: a known limit (README, threat model)."""
+        """Lead `term`: the master op, the old master away, and a round caught before
+        its call replayed (what it needs may have died with the old master: its
+        contribution, the dice it held for bots and away cups). A round after its call
+        goes on: every cup reveals to us, the old master too, from flash (net/hidden.py),
+        and what never comes is withheld -- so no leader escapes a call it would lose by
+        getting itself deposed."""
         cup = self.cup
         t = cup.table
         old = t.master
@@ -387,7 +389,7 @@ class Election:
         g = t.game
         if g is not None and t.phase == tbl.PLAYING and not (old == cup.me and cup.hidden.m is not None):
             need = g.need()   # (re-elected, we still hold our contribution: the round goes on)
-            if need in (BID, REVEAL) or (need == SHAKE and t.mc != NO_DIGEST):
+            if need == BID or (need == SHAKE and t.mc != NO_DIGEST):
                 cup.sync.commit(tbl.op_restart(RESTART_FAILOVER))
         self.heard_at = cup.now
         self._quorum(True)

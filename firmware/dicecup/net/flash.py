@@ -11,9 +11,10 @@ in one place:
     ident     private(32) public(32)  this cup's X25519 key pair (net/keyring.py)
     roster    (member(1) addr(6) public key(32)) x n   the table's members with a key:
               the pairwise keys again right after a reboot
-    secret    round(2) then (gen(1) root(16)) x k   the round's hidden dice: the root
-              of each generation still needed (the current one, and a Bluff reroll's
-              fresh one until the master has taken it)
+    secret    (round(2) k(1) (gen(1) root(16)) x k) x rounds   its own seat's hidden dice,
+              for the newest two rounds (net/kept.py)
+    held      (round(2) k(1) (seat(1) root(16)) x k) x rounds   the seats it rolled for
+              as the master (bots', away cups'), the same way
     roll      roll id(4) root(16)     a Dix mille roll committed but not yet revealed
     vote      term(2) voted for(1)    the election term this cup is in, and its vote in it
               (0xFF: none): a cup that reboots never votes twice in one term
@@ -91,27 +92,46 @@ class Flash:
             return 0, None
         return _u16(v, 0), None if v[2] == 0xFF else v[2]
 
-    # ----- the round's secrets ----------------------------------------------------
-    def put_secret(self, round_no, roots):
-        """roots: [(gen, root)] for one round."""
-        out = bytearray((round_no >> 8 & 0xFF, round_no & 0xFF))
-        for gen, root in roots:
-            out.append(gen)
-            out += root
-        self.store.put("secret", bytes(out))
+    # ----- the round's secrets (net/kept.py) ----------------------------------------
+    def put_secrets(self, rounds):
+        """rounds: [(round, [(gen, root)])], newest last."""
+        self._put_rounds("secret", rounds)
 
-    def secret(self):
-        """(round, [(gen, root)]) or None."""
-        s = self.store.get("secret")
-        if not s or len(s) < 2 or (len(s) - 2) % 17:
-            return None
-        roots = []
-        for i in range(2, len(s), 17):
-            roots.append((s[i], bytes(s[i + 1:i + 17])))
-        return _u16(s, 0), roots
+    def secrets(self):
+        return self._rounds("secret")
 
-    def forget_secret(self):
-        self.store.delete("secret")
+    def put_helds(self, rounds):
+        """rounds: [(round, [(seat, root)])], newest last."""
+        self._put_rounds("held", rounds)
+
+    def helds(self):
+        return self._rounds("held")
+
+    def _put_rounds(self, key, rounds):
+        if not rounds:
+            self.store.delete(key)
+            return
+        out = bytearray()
+        for rno, items in rounds:
+            out += bytes((rno >> 8 & 0xFF, rno & 0xFF, len(items)))
+            for k, root in items:
+                out.append(k)
+                out += root
+        self.store.put(key, bytes(out))
+
+    def _rounds(self, key):
+        """[(round, [(byte, root)])]; [] when none or unreadable."""
+        b = self.store.get(key)
+        out = []
+        i = 0
+        while b and i + 3 <= len(b):
+            n = b[i + 2]
+            end = i + 3 + 17 * n
+            if end > len(b):
+                return []
+            out.append((_u16(b, i), [(b[k], bytes(b[k + 1:k + 17])) for k in range(i + 3, end, 17)]))
+            i = end
+        return out if b is not None and i == len(b) else []
 
     def put_roll(self, rid, root):
         self.store.put("roll", bytes((rid >> 24 & 0xFF, rid >> 16 & 0xFF, rid >> 8 & 0xFF, rid & 0xFF)) + root)

@@ -5,57 +5,38 @@ seat's dice waits for its player to shake, then draws the seat's root from the
 hardware RNG and the shake's entropy (fair.shaken_root), keeps it in flash and
 commits to its dice (COMMIT). The master holds the dice of seats with no cup behind
 them (bots, away cups): those roots it draws at once and commits to in the round-open
-op. Its own seat it shakes like any cup. When every digest is in, the master's seed
-op publishes m and the digests: every cup derives its dice (fair.faces) and nobody
-else can. At the call each cup publishes its root (REVEAL); the settle op carries
-every root, and every replica re-derives and checks every die.
+op, and keeps them in flash too. Its own seat it shakes like any cup. When every digest
+is in, the master's seed op publishes m and the digests: every cup derives its dice
+(fair.faces) and nobody else can. At the call each cup publishes its root (REVEAL);
+the settle op carries every root, and every replica re-derives and checks every die.
+
+A call is never taken back: a new leader finishes the round (table.py refuses a
+failover replay after a call), so a leader cannot escape a round it would lose by
+getting itself deposed. The old master reveals its seat and the seats it rolled for,
+from flash even after a reboot, like any cup; what never comes is withheld (watch.py).
+Every root this cup may still have to reveal is kept in flash (net/kept.py).
 
 A Bluff reroll is a shake too: the fresh dice under the cup get a fresh root, drawn
 at that shake, committed in the reroll action (the set-aside dice are revealed there
 against their commitments) and seeded by a witness's nonce (net/rolls.py).
 """
 from ..engine import BID, REVEAL, SHAKE
-from ..engine.actions import faces_of
 from . import fair
 from . import table as tbl
 from . import wire
 from .table import AWAY, NO_DIGEST, NO_ROOT, OpError, PLAYING, RESTART_COMMIT
 from .timing import ATTEST_MS, RESEND_MS
 from .transport import BROADCAST
+from .kept import Kept
+from .rolls import reroll_extra
 from .watch import COMMITS, REVEALS
-
-
-def reroll_extra(table, seat, action, root, new_root):
-    """The extras of a Bluff reroll for `seat`, whose hidden dice come from `root` (of
-    the seat's current generation): which hidden dice are set aside, with their
-    secrets (they are now face up), the commitments of every hidden die (so every cup
-    can check those secrets against the seat's digest) and the digest of the fresh
-    dice under the cup, from `new_root`. The witness nonce goes in front, from the master."""
-    g = table.game
-    gen = table.gens[seat]
-    n = g.hidden(seat)
-    secrets = [fair.secret(root, gen, i) for i in range(n)]
-    seed = table.dice_seed(seat)
-    faces = [fair.face(x, seed) for x in secrets]
-    aside = []
-    for f in faces_of(action):
-        for i in range(n):
-            if faces[i] == f and i not in aside:
-                aside.append(i)
-                break
-        else:
-            raise OpError("not-your-dice")
-    new = fair.seat_digest(new_root, gen + 1, n - len(aside))
-    return (new + bytes((len(aside),)) + b"".join(bytes((i,)) + secrets[i] for i in aside)
-            + b"".join(fair.commit(x) for x in secrets))
 
 
 class HiddenDice:
     def __init__(self, cup):
         self.cup = cup
+        self.kept = Kept(cup.flash)   # the roots: this cup's seat's, and those it rolled for
         # this cup's own seat
-        self.round_no = -1     # the round (low 16 bits) my roots belong to
-        self.roots = []        # [(gen, root)]: the current generation's, then a reroll's fresh one
         self.hand = []         # my hidden faces, once the round is seeded
         self.reroll = None     # (action, then): a reroll the player chose, waiting for the shake
         self.last_commit = -RESEND_MS
@@ -66,24 +47,26 @@ class HiddenDice:
         self.m = None          # its contribution to this round's seed
         self.commits = {}      # seat -> digest
         self.reveals = {}      # seat -> root
-        self.held = {}         # seat -> root of dice it holds (bots', away cups')
         self.held_next = {}    # seat -> a held seat's reroll root, until the reroll is applied
         self.opened_at = 0     # (every cup) when the round op was applied here
         self.called_at = 0
         self.called_v = 0      # the version of the call: roots go out only once a majority holds it
-        s = cup.flash.secret()
-        if s is not None:
-            self.round_no, self.roots = s
 
     # ----- this cup's own dice ----------------------------------------------------------
-    def root_for(self, gen):
+    def rno(self):
+        """This round's number as the roots are kept (low 16 bits), or None."""
         t = self.cup.table
-        if t is None or t.game is None or self.round_no != t.game.round & 0xFFFF:
-            return None
-        for g, r in self.roots:
-            if g == gen:
-                return r
-        return None
+        g = t.game if t is not None else None
+        return g.round & 0xFFFF if g is not None and hasattr(g, "round") else None
+
+    def roots(self):
+        """[(gen, root)] of this cup's seat this round: the first one it shook first."""
+        rno = self.rno()
+        return self.kept.roots(rno) if rno is not None else []
+
+    def root_for(self, gen):
+        rno = self.rno()
+        return self.kept.root(rno, gen) if rno is not None else None
 
     def mine(self):
         """My seat, when this cup holds its dice this round (or will: the round is not
@@ -109,7 +92,7 @@ class HiddenDice:
         seat = self.mine()
         if seat < 0 or g.need() != SHAKE or not g.dice[seat]:
             return None   # (a cup may shake before the round opens: it commits once it has)
-        if self.round_no == g.round & 0xFFFF and self.roots:
+        if self.roots():
             return None
         return "round"
 
@@ -122,9 +105,7 @@ class HiddenDice:
             g = t.game
             seat = self.mine()
             root = fair.shaken_root(cup.random_bytes(16), entropy)
-            self.round_no = g.round & 0xFFFF
-            self.roots = [(0, root)]
-            cup.flash.put_secret(self.round_no, self.roots)
+            self.kept.keep(self.rno(), [(0, root)])
             d = fair.seat_digest(root, 0, g.dice[seat])
             cup.emit_private("committed", ("round", d))
             if cup.is_master():
@@ -169,8 +150,7 @@ class HiddenDice:
         except OpError as e:
             cup.emit_local("rejected", (rr, str(e)))
             return
-        self.roots = [(gen, cur), (gen + 1, new)]
-        cup.flash.put_secret(self.round_no, self.roots)
+        self.kept.keep(self.rno(), [(gen, cur), (gen + 1, new)])
         cup.emit_private("committed", ("reroll", extra[:12]))
         if then is None:
             cup.turns.play(seat, action, extra)
@@ -200,10 +180,26 @@ class HiddenDice:
         if emit and self.hand and self.hand != old:
             cup.emit_private("dice", (list(self.hand),))
 
+    def held_roots(self):
+        """{seat: root} of this round's seats this cup rolled for as the master and still
+        holds, each matching its seat's digest (a root from flash may be a stale round's)."""
+        cup = self.cup
+        t = cup.table
+        rno = self.rno()
+        if rno is None or not t.holders:
+            return {}
+        g = t.game
+        out = {}
+        for s, root in self.kept.held_of(rno).items():
+            if s < len(t.seats) and t.holders[s] == cup.me and g.hidden(s) and \
+                    fair.seat_digest(root, t.gens[s], g.hidden(s)) == t.digests[s]:
+                out[s] = root
+        return out
+
     def held_hand(self, seat):
         """Dice the master can see for a seat it holds (a bot's, an away cup's), else None."""
         t = self.cup.table
-        root = self.held.get(seat)
+        root = self.held_roots().get(seat)
         if root is None:
             return None
         return fair.faces(root, t.gens[seat], t.game.hidden(seat), t.dice_seed(seat))
@@ -218,8 +214,8 @@ class HiddenDice:
             if t.mc == NO_DIGEST:
                 mine = self.mine()
                 if mine >= 0 and g.dice[mine] and mine not in self.commits:
-                    if self.round_no == g.round & 0xFFFF and self.roots:   # shaken as a peer
-                        self.commits[mine] = fair.seat_digest(self.roots[0][1], 0, g.dice[mine])
+                    if self.roots():   # shaken as a peer
+                        self.commits[mine] = fair.seat_digest(self.roots()[0][1], 0, g.dice[mine])
                     else:
                         return None   # the master's own dice are committed first: its player shakes
                 self.open_round()
@@ -246,8 +242,7 @@ class HiddenDice:
         if need == REVEAL:
             if cup.sync.committed < self.called_v:
                 return self.called_at + RESEND_MS   # the call first counts, then the roots
-            for s in self.held:
-                self.reveals[s] = self.held[s]
+            self.reveals.update(self.held_roots())
             mine = self.mine()
             if mine >= 0:
                 root = self.my_root()
@@ -280,8 +275,8 @@ class HiddenDice:
         self.m = cup.random_bytes(16)
         self.commits = {own: self.commits[own]} if own >= 0 and own in self.commits else {}
         self.reveals = {}
-        self.held = {}
         self.held_next = {}
+        held = {}
         holders = []
         digests = {}
         if own >= 0 and own in self.commits:
@@ -294,8 +289,9 @@ class HiddenDice:
             holders.append(mid if here else cup.me)
             if not here and g.dice[s]:   # a bot's, an away or gone player's: the master rolls them now
                 root = cup.random_bytes(16)
-                self.held[s] = root
+                held[s] = root
                 digests[s] = fair.seat_digest(root, 0, g.dice[s])
+        self.kept.keep_held(g.round & 0xFFFF, held)   # (before the op is on air: ours to reveal, come what may)
         self.opened_at = cup.now
         cup.sync.commit(tbl.op_round(g.round, fair.master_commit(self.m), holders, digests))
 
@@ -304,7 +300,7 @@ class HiddenDice:
         until the reroll is applied."""
         cup = self.cup
         new = cup.random_bytes(16)
-        extra = reroll_extra(cup.table, seat, action, self.held[seat], new)
+        extra = reroll_extra(cup.table, seat, action, self.held_roots()[seat], new)
         self.held_next[seat] = new
         return extra
 
@@ -341,10 +337,11 @@ class HiddenDice:
         cup.watch.reveal_heard(seat, root)
 
     def reset_master(self):
+        """Stepping down: the round's books go, but not the dice we rolled for others
+        (`held`): a call after this still asks us for them."""
         self.m = None
         self.commits = {}
         self.reveals = {}
-        self.held = {}
         self.held_next = {}
 
     # ----- a peer ------------------------------------------------------------------------
@@ -356,21 +353,26 @@ class HiddenDice:
             return None
         due = cup.watch.peer_tick(now)
         seat = self.mine()
-        if seat < 0:
-            return due
         need = g.need()
-        if need == SHAKE and t.mc != NO_DIGEST and self.round_no == g.round & 0xFFFF and self.roots:
+        if need == SHAKE and seat >= 0 and t.mc != NO_DIGEST and self.roots():
             if now - self.last_commit >= RESEND_MS:
-                self._send_commit(seat, fair.seat_digest(self.roots[0][1], 0, g.dice[seat]))
+                self._send_commit(seat, fair.seat_digest(self.roots()[0][1], 0, g.dice[seat]))
             return _first(due, self.last_commit + RESEND_MS)
         if need == REVEAL and cup.sync.committed >= self.called_v:
-            root = self.my_root()   # only against a call a majority holds: it cannot be taken back
+            # only against a call a majority holds: it cannot be taken back. Our seat's
+            # root, and those of seats we rolled for as the master before a failover.
+            roots = self.held_roots()
+            root = self.my_root() if seat >= 0 else None
             if root is not None:
+                roots[seat] = root
+            if roots:
                 if now - self.last_reveal >= RESEND_MS:
                     self.last_reveal = now
-                    self.revealed = g.round
-                    cup.watch.heard_r[seat] = root
-                    cup.send(BROADCAST, wire.REVEAL, (g.round & 0xFFFF, seat, root))
+                    if root is not None:
+                        self.revealed = g.round
+                    for s in roots:
+                        cup.watch.heard_r[s] = roots[s]
+                        cup.send(BROADCAST, wire.REVEAL, (g.round & 0xFFFF, s, roots[s]))
                 return _first(due, self.last_reveal + RESEND_MS)
         return due
 
@@ -382,12 +384,9 @@ class HiddenDice:
             self.hand = []
             self.reroll = None
             self.opened_at = cup.now
-            seat = self.mine()
-            if seat < 0 or self.round_no != t.game.round & 0xFFFF:
-                self.roots = []      # (shaken for this round before it opened: kept)
-                self.round_no = -1
-            elif self.roots and not cup.is_master():
-                self._send_commit(seat, fair.seat_digest(self.roots[0][1], 0, t.game.dice[seat]))
+            seat = self.mine()   # (shaken for this round before it opened: kept)
+            if seat >= 0 and self.roots() and not cup.is_master():
+                self._send_commit(seat, fair.seat_digest(self.roots()[0][1], 0, t.game.dice[seat]))
         elif name == "seed":
             self._refresh()
         elif name == "act":
@@ -396,24 +395,25 @@ class HiddenDice:
                 s = info["seat"]
                 if s == self.mine():
                     gen = t.gens[s]
-                    self.roots = [(g_, r) for g_, r in self.roots if g_ == gen]
-                    self.cup.flash.put_secret(self.round_no, self.roots)
+                    self.kept.keep(self.rno(), [(g_, r) for g_, r in self.roots() if g_ == gen])
                     self._refresh()
                 elif s in self.held_next:
-                    self.held[s] = self.held_next.pop(s)
+                    held = dict(self.kept.held_of(self.rno()))
+                    held[s] = self.held_next.pop(s)
+                    self.kept.keep_held(self.rno(), held)
             if g is not None and g.need() == REVEAL:
                 self.called_at = cup.now
                 self.called_v = t.version
         elif name in ("settle", "restart"):
-            self.roots = []
-            self.round_no = -1
             self.hand = []
             self.reroll = None
             self.commits = {}
             self.reveals = {}
-            self.held = {}
             self.held_next = {}
-            cup.flash.forget_secret()
+            if name == "restart":   # the round again, with fresh dice
+                self.kept.forget(self.rno())
+        elif name == "start":
+            self.kept.clear()
         if name in ("start", "settle", "restart", "round") and self.wants() == "round":
             key = (t.game.round, t.version if name != "round" else self.asked[1])
             if name != "round" or self.asked[0] != t.game.round:

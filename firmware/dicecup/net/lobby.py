@@ -100,7 +100,7 @@ class Lobby:
         cup.keys.use(tid, code, 0, {})
         cup.me = 0
         cup.flash.put_table(tid, 0, code)
-        cup.flash.forget_secret()
+        cup.hidden.kept.clear()
         cup.flash.forget_roll()
         cup.election.new_table()
         cup.election.leader = 0
@@ -346,7 +346,7 @@ class Lobby:
         cup.keys.jkey = None
         cup.keys.use(j.tid, j.code, mid, {mmid: (src, mpk)})
         cup.flash.put_table(j.tid, mid, j.code)
-        cup.flash.forget_secret()
+        cup.hidden.kept.clear()
         cup.flash.forget_roll()
         cup.election.new_table()
         cup.table = None

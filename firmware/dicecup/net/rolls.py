@@ -19,12 +19,38 @@ asked. The master's own nonce stands in only when no cup but itself is at the ta
 (nobody there to cheat).
 """
 from ..engine import BANK_OR_ROLL, ROLL
+from ..engine.actions import faces_of
 from . import fair
 from . import table as tbl
 from . import vouch
 from . import wire
 from .table import OpError, PLAYING
 from .timing import RETX_MS
+
+
+def reroll_extra(table, seat, action, root, new_root):
+    """The extras of a Bluff reroll for `seat`, whose hidden dice come from `root` (of
+    the seat's current generation): which hidden dice are set aside, with their
+    secrets (they are now face up), the commitments of every hidden die (so every cup
+    can check those secrets against the seat's digest) and the digest of the fresh
+    dice under the cup, from `new_root`. The witness nonce goes in front, from the master."""
+    g = table.game
+    gen = table.gens[seat]
+    n = g.hidden(seat)
+    secrets = [fair.secret(root, gen, i) for i in range(n)]
+    seed = table.dice_seed(seat)
+    faces = [fair.face(x, seed) for x in secrets]
+    aside = []
+    for f in faces_of(action):
+        for i in range(n):
+            if faces[i] == f and i not in aside:
+                aside.append(i)
+                break
+        else:
+            raise OpError("not-your-dice")
+    new = fair.seat_digest(new_root, gen + 1, n - len(aside))
+    return (new + bytes((len(aside),)) + b"".join(bytes((i,)) + secrets[i] for i in aside)
+            + b"".join(fair.commit(x) for x in secrets))
 
 
 class Rolls:

@@ -501,7 +501,8 @@ class Table:
 
     def _restart(self, op):
         """A round played again, for a reason every replica checks: a new leader since
-        the round opened, or a cup that never committed (a majority attests, `mask`)."""
+        the round opened, or a cup that never committed (a majority attests, `mask`);
+        never after a call (a new leader settles it)."""
         g = self.game
         reason, pos = _u8(op, 1)
         mask, pos = _u8(op, pos)
@@ -513,6 +514,8 @@ class Table:
         if reason == RESTART_FAILOVER:
             if self.mc != NO_DIGEST and self.rterm >= self.term:
                 raise OpError("no new leader since the round opened")
+            if g.need() == REVEAL:
+                raise OpError("a call is settled, never replayed")
         elif reason == RESTART_COMMIT:
             if g.need() != SHAKE or self.mc == NO_DIGEST or not missing:
                 raise OpError("no round waiting for commitments")

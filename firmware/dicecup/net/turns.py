@@ -71,7 +71,7 @@ class Turns:
         try:
             if kind(action) == "reroll":
                 if not extra:
-                    if seat not in cup.hidden.held:
+                    if seat not in cup.hidden.held_roots():
                         raise OpError("reroll-not-allowed")
                     extra = cup.hidden.reroll_for_held(seat, action)
                 cup.rolls.reroll(seat, action, extra, bid)
@@ -151,7 +151,7 @@ class Turns:
             if g.need() in (ROLL, BANK_OR_ROLL):
                 cup.rolls.start(seat, cup.random_bytes(16))
             return now
-        then = bots.reroll(v, a, cup.rng) if kind(a) == "bid" and seat in cup.hidden.held else None
+        then = bots.reroll(v, a, cup.rng) if kind(a) == "bid" and seat in cup.hidden.held_roots() else None
         if then is not None:
             self.act_for(seat, then, bid=a)
         else:
