@@ -926,14 +926,9 @@ class GrindDeal(Deal):
         cup = self.cup
         t = cup.table
         a = cup.attack
-        if self.m is None or t.ante != fair.master_commit(self.m):
+        nonces = self.ready()
+        if nonces is None:
             return
-        nonces = []
-        for i in range(8):
-            if t.ante_mask >> i & 1:
-                if i not in self.nonces:
-                    return
-                nonces.append(self.nonces[i])
         g = new_game(t.rules, len(t.seats), dict(t.options()), rng=fair.HashRng(fair.game_seed(self.m, nonces)))
         named = [i for i in range(8) if t.ante_mask >> i & 1]
         if g.turn != t.seat_of(cup.me) and a.antes < ANTES and named:

@@ -75,6 +75,19 @@ def play_one(cups, rules, options, seed, loss=0.0, dup=0.0, reorder=0.0, kill_ma
     return c, {"finished": bool(finished), "failovers": len(_public(c, ("master",))), "partitions": cuts}
 
 
+def _add(total, counts, finished, ok, failovers, leaks):
+    """One game into the summary's totals."""
+    total["games"] += 1
+    total["finished"] += finished
+    total["consistent"] += bool(ok and finished)
+    total["failovers"] += failovers
+    total["hidden_leaks"] += len(leaks)
+    for k in ("frames", "dropped", "retransmits", "races", "away"):
+        total[k] += counts[k]
+    for k in ("max_frame_bytes", "max_frames_per_s"):
+        total[k] = max(total[k], counts[k])
+
+
 def _public(c, kinds):
     """The public events of these kinds any cup logged, each once."""
     out = {}
@@ -153,15 +166,7 @@ def run_batch(cups, rules, options, games, seed, loss=0.0, kill_master=False, bo
                 ok = False
                 reasons.append("final state differs from the reference run (no loss)")
         leaks = checker.hidden_leaks(c.medium.trace, {sc.i: sc.serial for sc in c.cups})
-        total["games"] += 1
-        total["finished"] += facts["finished"]
-        total["consistent"] += bool(ok and facts["finished"])
-        total["failovers"] += facts["failovers"]
-        total["hidden_leaks"] += len(leaks)
-        for k in ("frames", "dropped", "retransmits", "races", "away"):
-            total[k] += counts[k]
-        for k in ("max_frame_bytes", "max_frames_per_s"):
-            total[k] = max(total[k], counts[k])
+        _add(total, counts, facts["finished"], ok, facts["failovers"], leaks)
         if report is not None:
             status = "ok" if ok and facts["finished"] and not leaks else "FAIL"
             report("game %d (seed %d): %s, %d frames, %d dropped, %d retransmits, %d failovers, %d away, "
@@ -220,15 +225,7 @@ def _attack_batch(cups, rules, options, games, seed, loss, bots, game_index, tra
             air = [rec for rec in c.medium.trace if rec[3] in honest and rec[2] not in adv.air.spoofed]
             leaks = checker.hidden_leaks(air, dict((j, c.cups[j].serial) for j in adv.honest))
             counts = game_counts(c)
-            total["games"] += 1
-            total["finished"] += r["finished"]
-            total["consistent"] += bool(r["honest_ok"] and r["finished"])
-            total["failovers"] += len(_public(c, ("master",)))
-            total["hidden_leaks"] += len(leaks)
-            for k in ("frames", "dropped", "retransmits", "races", "away"):
-                total[k] += counts[k]
-            for k in ("max_frame_bytes", "max_frames_per_s"):
-                total[k] = max(total[k], counts[k])
+            _add(total, counts, r["finished"], r["honest_ok"], len(_public(c, ("master",))), leaks)
             if report is not None:
                 report("game %d (seed %d), attack %s: tried %d, succeeded %d; honest cups %s%s%s" % (
                     i, s, kind, r["tried"], r["succeeded"], "finished" if r["finished"] else "STALLED",

@@ -40,18 +40,26 @@ class Deal:
         cup.sync.commit(tbl.op_ante(fair.master_commit(self.m), mask))
         self.deal()
 
-    def deal(self):
-        """Master: start once every named cup has added its nonce."""
-        cup = self.cup
-        t = cup.table
+    def ready(self):
+        """Master: every named cup's nonce, in member order, once all are in and our ante
+        is the table's; else None."""
+        t = self.cup.table
         if self.m is None or t.ante != fair.master_commit(self.m):
-            return
+            return None
         nonces = []
         for i in range(8):
             if t.ante_mask >> i & 1:
                 if i not in self.nonces:
-                    return
+                    return None
                 nonces.append(self.nonces[i])
+        return nonces
+
+    def deal(self):
+        """Master: start once every named cup has added its nonce."""
+        nonces = self.ready()
+        if nonces is None:
+            return
+        cup = self.cup
         m = self.m
         self.m = None
         self.nonces = {}
