@@ -195,3 +195,17 @@ def test_a_split_reveal_no_longer_makes_honest_cups_give_up_an_honest_leader():
     assert r["tried"] and not r["details"].get("framed") and r["succeeded"] == 0
 
 
+
+
+def test_the_framed_judge_counts_an_honest_cup_giving_up_an_honest_leader():
+    """The judge's positive case: an honest cup that logged a `forged` event against an
+    honest leader counts as an honest cup made to look like a cheat."""
+    r = attacks.play_attack("forge", 4, "perudo", None, 1, limit_ms=FAST_LIMIT_MS)
+    adv, truth = r["attack"], r["truth"]
+    assert adv.framed(truth) == 0
+    term = next(tm for tm, m in truth.leaders.items() if m in adv.honest_mids())
+    victim = adv.c.cups[adv.honest[-1]]
+    victim.serial.append(json.dumps({"k": "forged", "tm": term, "why": "made up by the test"},
+                                    separators=(",", ":")))
+    assert adv.framed(truth) == 1
+    assert adv.details["framed"][-1] == (adv.honest[-1], term, "made up by the test")
