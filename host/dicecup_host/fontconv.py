@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 SOURCES = ROOT / "hardware" / "fonts"
 OUT = ROOT / "firmware" / "dicecup" / "ui"
-FONTS = ("6x10", "5x7")  # hardware/fonts/NAME.bdf -> ui/font_NAME.py
+FONTS = ("6x10", "5x8")  # hardware/fonts/NAME.bdf -> ui/font_NAME.py
 CODES = list(range(0x20, 0x7F)) + list(range(0xA0, 0x100))
 
 

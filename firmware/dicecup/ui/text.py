@@ -1,5 +1,5 @@
 """Text on the OLED's framebuffer, in the Latin-1 misc-fixed fonts (`font_6x10`,
-`font_5x7`), at any pixel position, clipped to the screen.
+`font_5x8`), at any pixel position, clipped to the screen.
 
 The five languages of the table (French, German, Italian, Spanish, English) need only
 Latin-1, so a font holds 0x20-0x7E and 0xA0-0xFF; any other character (a control
