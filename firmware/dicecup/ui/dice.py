@@ -90,8 +90,9 @@ _S = (
     ),
 )
 
-# HIDDEN: a 50 % dither (even and odd rows of a checker), inside a lit border
-_DITHER = (0b101010101010101010101010, 0b010101010101010101010101)
+# HIDDEN: a 50 % dither inside a lit border and a dark gap (rows for 18 and 8 pixels)
+_DITHER_L = (0b010101010101010101, 0b101010101010101010) * 9
+_DITHER_S = (0b01010101, 0b10101010) * 4
 
 
 def shown(rules, value):
@@ -129,8 +130,7 @@ def draw(buf, face, x, y, size=LARGE, outline=False):
         _rounded(buf, x + 1, y + 1, side - 2, g[5], 0)
     ink = 1 if hollow else 0
     if face == HIDDEN:
-        for r in range(2, side - 2):
-            bitmap(buf, x + 2, y + r, side - 4, (_DITHER[(r + 1) & 1],), 1)
+        bitmap(buf, x + 2, y + 2, side - 4, _DITHER_L if size == LARGE else _DITHER_S, 1)
     elif face == STAR or face == PARROT:
         art = g[8] if face == STAR else g[9]
         off = g[6]
