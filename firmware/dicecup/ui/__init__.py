@@ -1,0 +1,1 @@
+"""The cup's screens: strings, places and (later) the screens themselves."""
