@@ -448,6 +448,32 @@ def test_unmapped_events_change_nothing():
                     assert c.event(*ev) == NOTHING and c.__dict__ == before, ev
 
 
+def test_the_docstring_table_is_the_keymap():
+    """Each row of the button map in ui/controls.py's docstring says what the keymap does."""
+    words = {"left/right": ("left", "right"), "left+right": ("left+right",)}
+    kinds = {"press": PRESS, "long": LONG, "both": BOTH}
+    does = {"step": (PREV, NEXT), "choose": (OK,), "one field back": (BACK,), "back,": (BACK,),
+            "peek": (PEEK,), "open / close the menu": (MENU,), "exact": (CALL_EXACT,)}
+    rows = 0
+    for line in controls.__doc__.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) != 4 or cells[0].split()[0] not in kinds:
+            continue
+        rows += 1
+        kind, buttons = cells[0].split()
+        cmds = [v for k, v in does.items() if cells[3].startswith(k)][0]
+        for names, has in ((BOARD4, cells[1]), (BOARD3, cells[2])):
+            km = Keymap(names)
+            for button, cmd in zip(words.get(buttons, (buttons,)), cmds):
+                mask = 0
+                if all(b in names for b in button.split("+")):
+                    for b in button.split("+"):
+                        mask |= 1 << names.index(b)
+                got = km.command(kinds[kind], mask) if mask else 0
+                assert (got == cmd) == (has == "yes") and (has == "yes" or not got), line
+    assert rows == 8
+
+
 def test_the_board_files_name_the_buttons_the_keymap_knows():
     import json
     from dicecup_host import mpy

@@ -9,18 +9,19 @@ comes from the latest view's `legal` (the reroll sent with a bid: checked agains
 seat's own hand), so a stale screen never sends what the table would refuse; after a
 SEND the model waits for the next view before it sends again.
 
-Button map, the same for every rule set (a XIAO has no back button: its gestures are
-those marked 3, which every board understands too):
+Button map, the same for every rule set. The XIAO's three buttons use a subset that
+every board understands too (what a player learns on one cup works on all):
 
-| gesture             | buttons | does                                                      |
-|---------------------|---------|-----------------------------------------------------------|
-| press left / right  | 3, 4    | step the focused value (face, quantity) down / up; move the cursor (moves, dice, menu) |
-| press ok            | 3, 4    | choose the move; next field; send the bid; pick / unpick a die; confirm "done" |
-| press back          | 4       | one field back (dropping the dice picked); close the menu |
-| long left           | 3, 4    | the same as back                                          |
-| long ok             | 3, 4    | peek: my dice on the screen for a moment                  |
-| long back, long right | 4; 3: long right | open / close the menu                    |
-| both left+right     | 3, 4    | exact (calza, tout pile, spot on), on turn or out of turn, when legal now |
+| gesture          | 4 buttons | 3 buttons | does                                              |
+|------------------|-----------|-----------|---------------------------------------------------|
+| press left/right | yes       | yes       | step the focused value (face, quantity) down/up; move the cursor (moves, dice, menu) |
+| press ok         | yes       | yes       | choose the move, next field, send the bid, pick/unpick a die, confirm "done" |
+| press back       | yes       | -         | one field back (dropping the dice picked); close the menu |
+| long left        | yes       | yes       | back, as press back                               |
+| long ok          | yes       | yes       | peek: my dice on the screen for a moment          |
+| long back        | yes       | -         | open / close the menu                             |
+| long right       | yes       | yes       | open / close the menu                             |
+| both left+right  | yes       | yes       | exact (calza, tout pile, spot on), on turn or off, when legal now |
 
 Out of turn only peek, the menu and the exact call do anything (and, right after my
 own Bluff bid, the reroll that bid allows). A turn: the moves (bid, challenge, exact,
@@ -29,7 +30,11 @@ can be bid; the quantity jumps to the lowest legal for it) -> ok -> the quantity
 ones only) -> ok sends it. Bluff with the reroll option adds one field: the dice under
 my cup with "done" highlighted, so ok sends the bid alone; pick dice first to set them
 aside and reroll with the bid. Dix mille: keep opens the dice of the roll (only dice
-that can score are offered, "done" once the pick is a legal keep), then roll or bank.
+that can score are offered, "done" once the pick is a legal keep), then roll or bank
+(on a cup a roll is a shake: `cup.act` ignores ROLL_ANY, the screen says "shake").
+
+The app calls `update` after every table event, a refused input included: until then
+the model that sent something waits (only peek and the menu answer).
 
 Screens draw: `focus` (AT_MOVES, AT_FACE, AT_QUANTITY, AT_DICE, AT_MENU), `moves` (a
 bit per move: 1 << M_BID ...) and `move` (the highlighted one), the bid being
@@ -202,6 +207,8 @@ class Controls:
 
     # ----- the menu (its items are the app's) -------------------------------------------
     def open_menu(self, size):
+        """Show a menu of `size` items (the app's: leave table, language...), cursor on
+        the first; the menu gesture does this with `menu_size`, the app for a submenu."""
         if self.focus != AT_MENU:
             self.under = self.focus
         self.focus = AT_MENU
