@@ -5,5 +5,6 @@ Drawing works on the SSD1306's own buffer layout (MONO_VLSB: 1024 bytes, byte
 cup (the driver's `.buffer`), on the host (PNG screenshots, golden tests) and inside
 the MicroPython runtime in CI, with the same bytes everywhere:
 `fb` (rectangles, bitmaps), `text` with the `font_*` modules, `dice` (die faces),
-`lang` (every string in five languages, with the place it is drawn).
+`lang` (every string in five languages, with the place it is drawn), `controls` (the
+button model: keymap, bids, picking) and `screens` (a Scene drawn).
 """
