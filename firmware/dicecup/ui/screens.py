@@ -1,0 +1,380 @@
+"""The cup's screens: one `Scene` (what the player should see now) drawn into the
+OLED's 1024-byte buffer. Pure drawing: the Scene is filled by the UI from the seat's
+View, the table's events and the cup's status, never from engine internals, so the
+same scene draws the same bytes on the cup, in the simulator and in the golden tests.
+
+    sc = Scene(lang="fr", rules="perudo")
+    sc.view = cup.view(); sc.names = [...]; sc.controls = controls
+    draw(buf, sc)             # picks the screen (`pick`), then its status overlays
+
+Layout, 128x64: a status strip on top (8 px, 5x8 font: what the table is doing, the
+link and the battery, always visible), the screen's body below it. Dice are drawn
+(ui/dice.py), never written: a bid reads "3 x" followed by the face's die. A banner
+over the body says what must not be missed: the connection lost, waiting for the table
+(no majority), and, for a moment, a toast (master changed, a bot took a seat...).
+"""
+from micropython import const
+
+from dicecup.ui import dice, fb, font_5x8, font_6x10, lang, text
+
+BIG = font_6x10
+SMALL = font_5x8
+_TOP = const(9)          # the body starts under the status strip
+_LINE = const(11)        # a 6x10 line with a pixel of air
+
+
+class Scene:
+    """What the screen shows; the UI sets what it knows and leaves the rest."""
+
+    def __init__(self, lang="en", rules=None):
+        self.lang = lang
+        self.rules = rules
+        self.screen = None     # a lobby screen by name ("menu", "code", "table"), else the game's
+        self.view = None       # the seat's View (engine/view.py)
+        self.names = []        # every seat's player name, in seat order
+        self.controls = None   # the button model (ui/controls.py): focus, moves, bid being made
+        self.peek = False      # my dice shown (a long press on ok), blanking by itself
+        self.shake = None      # "round", "reroll" or "roll" while a shake is awaited
+        self.rolled = False    # my roll is committed, the others still shaking
+        self.reveal = None     # the last reveal: {"quantity", "face", "count", "hands", "lines"}
+        self.toast = None      # (key, args): shown for a moment over the body
+        self.link = True       # the radio link to the table
+        self.quorum = True     # a majority of the table's cups is in reach
+        self.battery = None    # percent, or None when unknown
+        self.low = False       # the battery is low
+        self.menu = ()         # lobby: the menu's keys, and the cursor
+        self.cursor = 0
+        self.code = ""         # lobby: the join code (shown, or being entered: `cursor` digit)
+        self.players = ()      # lobby: the names at the table
+
+    # ----- strings -------------------------------------------------------------------
+    def t(self, key, *args):
+        if self.rules:
+            return lang.tr(self.rules, key, self.lang, *args)
+        return lang.t(key, self.lang, *args)
+
+    def name(self, seat):
+        if self.view is not None and seat == self.view.seat:
+            return self.t("you")
+        return self.names[seat] if 0 <= seat < len(self.names) else "?"
+
+
+def pick(sc):
+    """The screen to show for this scene, by name."""
+    if sc.screen:
+        return sc.screen
+    v = sc.view
+    if v is None:
+        return "menu"
+    if v.winner is not None:
+        return "over"
+    if sc.reveal is not None and v.need != "reveal":
+        return "reveal"
+    if sc.shake:
+        return "shake"
+    if v.rules == "dixmille":
+        return "dixmille"
+    if sc.peek and v.hand:
+        return "peek"
+    if v.seat in v.eliminated:
+        return "spectator"
+    if sc.controls is not None and v.mine:
+        return "entry"
+    return "bidding"
+
+
+def draw(buf, sc):
+    fb.fill(buf, 0)
+    name = pick(sc)
+    SCREENS[name](buf, sc)
+    _status(buf, sc, name)
+    if not sc.link:
+        _banner(buf, sc.t("link_lost"), sc.t("reconnecting"))
+    elif not sc.quorum:
+        _banner(buf, sc.t("quorum_wait"), sc.t("quorum_hint"))
+    elif sc.toast is not None:
+        _toast(buf, sc.t(sc.toast[0], *sc.toast[1]))
+    return name
+
+
+# ----- pieces -------------------------------------------------------------------------
+def _status(buf, sc, name):
+    """The top strip: where the game stands on the left, the link and battery right."""
+    v = sc.view
+    s = ""
+    if v is not None and v.rules == "dixmille" and v.scores:
+        s = sc.t("score", v.scores[v.seat]) if v.opened[v.seat] else sc.t("not_open")
+    elif v is not None and v.round is not None and name != "menu":
+        s = sc.t("round_n", v.round)
+    x = 127 - 14
+    text.draw(buf, s[:(x - 9) // SMALL.WIDTH], 0, 0, SMALL)   # (room for the link mark)
+    if sc.battery is not None:
+        _battery(buf, x, 1, sc.battery, sc.low)
+    if not sc.link:
+        text.draw(buf, "x", x - 7, 0, SMALL)
+    fb.fill_rect(buf, 0, 8, 128, 1, 1 if name not in ("menu", "code") else 0)
+
+
+def _battery(buf, x, y, pct, low):
+    fb.rect(buf, x, y, 12, 6)
+    fb.fill_rect(buf, x + 12, y + 2, 2, 2)
+    fill = 0 if low and pct < 10 else max(1, min(10, (pct + 5) // 10))
+    fb.fill_rect(buf, x + 1, y + 1, fill, 4)
+
+
+def _banner(buf, title, line):
+    fb.fill_rect(buf, 0, 18, 128, 37, 0)
+    fb.rect(buf, 0, 20, 128, 32)
+    text.centre(buf, title, 24, BIG)
+    text.centre(buf, line, 38, SMALL)
+
+
+def _toast(buf, s):
+    fb.fill_rect(buf, 0, 54, 128, 10, 1)
+    text.centre(buf, s, 55, SMALL, inverse=True)
+
+
+def _face(sc, f):
+    return dice.shown(sc.rules or (sc.view.rules if sc.view else ""), f)
+
+
+def _bid(buf, sc, q, f, y, x=None):
+    """ "q x" and the face's die, centred on the screen (or from x); returns x after."""
+    s = "%d \xd7" % q
+    w = text.width(s, BIG) + 2 + dice.SMALL
+    x0 = (128 - w) // 2 if x is None else x
+    text.draw(buf, s, x0, y + 1, BIG)
+    dice.draw(buf, _face(sc, f), x0 + w - dice.SMALL, y, dice.SMALL)
+    return x0 + w
+
+
+def _counts(buf, sc, y):
+    """Every player's dice count, a short name each, in seat order."""
+    v = sc.view
+    n = len(v.dice)
+    w = 128 // n
+    for s in range(n):
+        nm = sc.name(s)[: max(1, w // 5 - 2)]
+        label = "%s%d" % (nm, v.dice[s]) if v.dice[s] else nm + "-"
+        text.draw(buf, label, s * w, y, SMALL, inverse=(s == v.turn))
+
+
+# ----- the lobby ------------------------------------------------------------------------
+def _menu(buf, sc):
+    text.centre(buf, "Dice cups", 0, BIG)
+    fb.fill_rect(buf, 0, 11, 128, 1)
+    for i in range(len(sc.menu)):
+        text.draw(buf, " " + sc.t(sc.menu[i]), 0, 14 + i * _LINE, BIG, inverse=(i == sc.cursor))
+    text.draw(buf, sc.t("lang_name"), 0, 56, SMALL)
+
+
+def _code(buf, sc):
+    text.centre(buf, sc.t("enter_code"), 12, BIG)
+    x0 = (128 - 4 * 20) // 2
+    for i in range(4):
+        d = sc.code[i] if i < len(sc.code) else "-"
+        text.draw(buf, " %s " % d, x0 + i * 20 + 1, 30, BIG, inverse=(i == sc.cursor))
+    text.centre(buf, sc.t("code_hint"), 52, SMALL)
+
+
+def _table(buf, sc):
+    text.centre(buf, sc.t("code", sc.code), _TOP + 1, BIG)
+    for i in range(min(4, len(sc.players))):
+        text.draw(buf, sc.players[i], (i % 2) * 64, 22 + (i // 2) * 9, SMALL)
+    text.draw(buf, sc.t("players_n", len(sc.players)), 0, 46, SMALL)
+    text.right(buf, sc.t("btn_start"), 56, SMALL, inverse=True)
+
+
+# ----- the round ------------------------------------------------------------------------
+def _shake(buf, sc):
+    v = sc.view
+    key = {"reroll": "shake_reroll", "roll": "shake_roll"}.get(sc.shake, "shake")
+    text.centre(buf, sc.t(key), _TOP + 1, BIG)
+    n = v.hidden if v is not None and v.hidden else 5
+    if sc.shake == "roll" and v is not None and v.left:
+        n = v.left
+    size = dice.LARGE if n <= 5 else dice.SMALL
+    gap = 2
+    x = (128 - n * (size + gap) + gap) // 2
+    dice.row(buf, [dice.HIDDEN] * n, x, 22, size, gap)
+    text.centre(buf, sc.t("shake_hint"), 47, SMALL)
+    text.centre(buf, sc.t("peek"), 56, SMALL)
+
+
+def _waiting(buf, sc):
+    text.centre(buf, sc.t("rolled"), _TOP + 1, BIG)
+    text.centre(buf, sc.t("wait_others"), 30, BIG)
+
+
+def _bidding(buf, sc):
+    v = sc.view
+    head = sc.t("your_turn") if v.mine else sc.t("turn_of", sc.name(v.turn)) if v.turn is not None else ""
+    text.centre(buf, head, _TOP + 1, BIG)
+    if v.special:
+        text.centre(buf, sc.t("special_hint"), 21, SMALL, inverse=True)
+    if v.bid is not None:
+        _bid(buf, sc, v.bid[0], v.bid[1], 30)
+        text.centre(buf, sc.t("bid_by", sc.name(v.bidder)), 44, SMALL)
+    else:
+        text.centre(buf, sc.t("bid_none"), 33, BIG)
+    shown = v.bidder if v.bidder >= 0 else v.turn
+    if v.aside and shown is not None and v.aside[shown]:   # Bluff: the set-aside dice are public
+        dice.row(buf, [_face(sc, f) for f in v.aside[shown]], 0, 30, dice.SMALL, 1, 0xFF)
+    _counts(buf, sc, 56)
+
+
+def _peek(buf, sc):
+    v = sc.view
+    text.centre(buf, sc.t("your_dice"), _TOP + 1, SMALL)
+    hand = [_face(sc, f) for f in v.hand]
+    n = len(hand)
+    x = (128 - n * (dice.LARGE + 3) + 3) // 2
+    dice.row(buf, hand, x, 22, dice.LARGE, 3)
+    if v.aside and v.aside[v.seat]:
+        dice.row(buf, [_face(sc, f) for f in v.aside[v.seat]], 0, 50, dice.SMALL, 1, 0xFF)
+
+
+def _entry(buf, sc):
+    """My turn: the moves to choose from, then the bid's face and quantity."""
+    c = sc.controls
+    v = sc.view
+    text.centre(buf, sc.t("your_turn"), _TOP + 1, BIG)
+    if v.bid is not None:
+        _bid(buf, sc, v.bid[0], v.bid[1], 21)
+    if c.focus in (1, 2):       # AT_FACE, AT_QUANTITY
+        s = "%d \xd7" % c.quantity
+        w = text.width(s, BIG)
+        x0 = (128 - w - 4 - dice.LARGE) // 2
+        text.draw(buf, "<", x0 - 10, 41, BIG)
+        text.draw(buf, s, x0, 41, BIG, inverse=(c.focus == 2))
+        dice.draw(buf, _face(sc, c.face), x0 + w + 4, 34, dice.LARGE, outline=(c.focus == 1))
+        text.draw(buf, ">", x0 + w + 8 + dice.LARGE, 41, BIG)
+        return
+    if c.focus == 3:            # AT_DICE: the dice to pick
+        faces = [_face(sc, f) for f in c.dice()]
+        x = 2
+        for i in range(len(faces)):
+            dice.draw(buf, faces[i], x, 36, dice.SMALL, outline=bool(c.picked >> i & 1))
+            if i == c.cursor:
+                fb.fill_rect(buf, x, 50, dice.SMALL, 2)
+            x += dice.SMALL + 3
+        text.draw(buf, sc.t("btn_ok"), x + 4, 38, SMALL, inverse=(c.cursor == len(faces)))
+        text.centre(buf, sc.t("aside_hint"), 56, SMALL)
+        return
+    if v.bid is not None:
+        text.centre(buf, sc.t("bid_by", sc.name(v.bidder)), 33, SMALL)
+    else:
+        text.centre(buf, sc.t("you_open"), 26, BIG)
+    _counts(buf, sc, 44)
+    _moves(buf, sc, c)
+
+
+_MOVE_KEYS = ("", "btn_bid", "btn_call", "btn_exact", "btn_reroll", "btn_keep", "btn_roll", "btn_bank")
+
+
+def _reveal(buf, sc):
+    r = sc.reveal
+    v = sc.view
+    hands = r.get("hands") or []
+    face = r.get("face")
+    if face is not None:
+        text.centre(buf, sc.t("counted", r.get("count", 0), str(face)), _TOP + 1, BIG)
+    else:
+        text.centre(buf, sc.t("reveal"), _TOP + 1, BIG)
+    y = 20
+    rows = [s for s in range(len(hands)) if hands[s]]
+    size = dice.SMALL if len(rows) <= 3 else 8
+    for s in rows:
+        text.draw(buf, sc.name(s)[:6], 0, y + 2, SMALL)
+        x = 34
+        counted = 0
+        for i in range(len(hands[s])):
+            f = hands[s][i]
+            if v is not None and face is not None and f in v.counts(face):
+                counted |= 1 << i
+        if size == 8:   # a crowded table: faces as digits, the counted ones inverted
+            for i in range(len(hands[s])):
+                text.draw(buf, str(hands[s][i]), x + i * 7, y, SMALL, inverse=bool(counted >> i & 1))
+        else:
+            dice.row(buf, [_face(sc, f) for f in hands[s]], x, y, size, 1, ~counted & 0xFF)
+        y += size + 1 if size != 8 else 8
+        if y > 47:
+            break
+    lines = r.get("lines") or ()
+    if lines:
+        key, args = lines[0]
+        text.centre(buf, sc.t(key, *args), 56, SMALL, inverse=True)
+
+
+def _dixmille(buf, sc):
+    v = sc.view
+    head = sc.t("your_turn") if v.mine else sc.t("rolls", sc.name(v.turn)) if v.turn is not None else ""
+    text.centre(buf, head, _TOP + 1, BIG)
+    roll = list(v.roll or ())
+    if roll:
+        dice.row(buf, roll, 1, 19, dice.LARGE if len(roll) <= 5 else dice.SMALL, 3)
+    text.draw(buf, sc.t("turn_total", v.turn_total or 0), 0, 44, SMALL)
+    c = sc.controls
+    if c is not None and v.mine and c.focus == 3:
+        faces = c.dice()
+        x = 2
+        for i in range(len(faces)):
+            dice.draw(buf, faces[i], x, 19, dice.LARGE, outline=bool(c.picked >> i & 1))
+            if i == c.cursor:
+                fb.fill_rect(buf, x, 42, dice.LARGE, 2)
+            x += dice.LARGE + 3
+        return
+    if c is not None and v.mine:
+        _moves(buf, sc, c)
+    else:
+        _scores_line(buf, sc, 56)
+
+
+def _moves(buf, sc, c):
+    x = 0
+    for m in range(1, 8):
+        if c.moves >> m & 1:
+            s = sc.t(_MOVE_KEYS[m])
+            w = text.width(s, SMALL) + 4
+            if x + w > 128:
+                break
+            text.draw(buf, " " + s + " ", x, 56, SMALL, inverse=(m == c.move))
+            x += w + 2
+
+
+def _scores_line(buf, sc, y):
+    v = sc.view
+    n = len(v.scores)
+    w = 128 // n
+    for s in range(n):
+        label = "%s%d" % (sc.name(s)[:1], v.scores[s] // 100)
+        text.draw(buf, label, s * w, y, SMALL, inverse=(s == v.turn))
+
+
+def _spectator(buf, sc):
+    v = sc.view
+    text.centre(buf, sc.t("spectator"), _TOP + 1, BIG)
+    text.centre(buf, sc.t("spectator_hint"), 22, SMALL)
+    if v.bid is not None:
+        _bid(buf, sc, v.bid[0], v.bid[1], 32)
+    _counts(buf, sc, 56)
+
+
+def _over(buf, sc):
+    v = sc.view
+    w = v.winner
+    if w == v.seat:
+        text.centre(buf, sc.t("you_win"), 14, BIG)
+    else:
+        text.centre(buf, sc.t("game_over"), 14, BIG)
+        text.centre(buf, sc.t("wins", sc.name(w)), 28, BIG)
+    text.centre(buf, sc.t("rematch"), 42, BIG)
+    text.right(buf, sc.t("btn_rematch"), 56, SMALL, inverse=True)
+    text.draw(buf, sc.t("btn_leave"), 0, 56, SMALL)
+
+
+SCREENS = {
+    "menu": _menu, "code": _code, "table": _table,
+    "shake": _shake, "waiting": _waiting, "bidding": _bidding, "peek": _peek, "entry": _entry,
+    "reveal": _reveal, "dixmille": _dixmille, "spectator": _spectator, "over": _over,
+}

@@ -1,0 +1,159 @@
+"""Every screen of the cup, from real game states: the scenes `dicecup screens` renders
+and the golden-image tests compare.
+
+Each sample plays a real engine game (seeded) to the moment the screen is for, takes
+the seat's View from it and fills a `Scene` the way the cup's UI does; the button
+model is the real one (ui/controls.py), driven by its commands.
+"""
+import random
+
+from dicecup.engine import new_game
+from dicecup.engine.actions import CHALLENGE, roll
+from dicecup.ui.controls import Controls
+from dicecup.ui.keymap import COMMANDS
+from dicecup.ui.screens import Scene
+
+NAMES = ["Ana", "Bernard", "Chiara", "Dolores"]
+
+
+def _bluffing(rules, seats=4, options=None, seed=3, bids=2):
+    """A game at its first round, `bids` bids made; every hand rolled from `seed`."""
+    rng = random.Random(seed)
+    g = new_game(rules, seats, options or {}, rng=rng, opener=1)
+    if rules == "bluff" and g.need() != "shake":   # (the roll-off, drawn by the opener given)
+        pass
+    hands = [[rng.randint(1, 6) for _ in range(g.hidden(s))] for s in range(seats)]
+    g.start_round()
+    for _ in range(bids):
+        s = g.to_act()
+        legal = [a for a in g.legal(s) if a >= 8]
+        g.apply(s, legal[min(len(legal) - 1, 3)])
+    return g, hands
+
+
+def _scene(g, seat, hands, lang, rules, **kw):
+    sc = Scene(lang, rules)
+    sc.view = g.view(seat, hands[seat])
+    sc.names = list(NAMES[:g.n])
+    sc.battery = kw.pop("battery", 80)
+    c = Controls()
+    c.update(sc.view)
+    sc.controls = c
+    for k in kw:
+        setattr(sc, k, kw[k])
+    return sc
+
+
+def _my_turn(rules, lang, commands=(), **kw):
+    g, hands = _bluffing(rules, bids=2)
+    while g.to_act() != 0:
+        s = g.to_act()
+        g.apply(s, [a for a in g.legal(s) if a >= 8][0])
+    sc = _scene(g, 0, hands, lang, rules, **kw)
+    for cmd in commands:
+        sc.controls.command(COMMANDS.index(cmd))
+    return sc
+
+
+def samples(lang):
+    """[(name, Scene)] for every screen, in `lang`."""
+    out = []
+    sc = Scene(lang)
+    sc.screen = "menu"
+    sc.menu = ("menu_create", "menu_join", "menu_lang")
+    out.append(("lobby-menu", sc))
+    sc = Scene(lang)
+    sc.screen = "code"
+    sc.code = "47"
+    sc.cursor = 2
+    out.append(("lobby-code", sc))
+    sc = Scene(lang, "perudo")
+    sc.screen = "table"
+    sc.code = "4711"
+    sc.players = ("Ana", "Bernard", "Chiara", "Bot 1")
+    out.append(("lobby-table", sc))
+
+    g = new_game("perudo", 4, {}, rng=random.Random(1), opener=1)
+    hands = [[1, 2, 3, 4, 5]] * 4
+    out.append(("shake", _scene(g, 0, hands, lang, "perudo", shake="round")))
+    out.append(("rolled", _scene(g, 0, hands, lang, "perudo", rolled=True, screen="waiting")))
+
+    g, hands = _bluffing("perudo")
+    out.append(("bidding", _scene(g, 0, hands, lang, "perudo")))
+    out.append(("peek", _scene(g, 0, hands, lang, "perudo", peek=True)))
+    out.append(("toast-master", _scene(g, 0, hands, lang, "perudo", toast=("master_is", ("Chiara",)))))
+    out.append(("toast-bot", _scene(g, 0, hands, lang, "perudo", toast=("bot_for", ("Dolores",)))))
+    out.append(("link-lost", _scene(g, 0, hands, lang, "perudo", link=False)))
+    out.append(("quorum", _scene(g, 0, hands, lang, "perudo", quorum=False)))
+    out.append(("battery-low", _scene(g, 0, hands, lang, "perudo", battery=6, low=True,
+                                      toast=("battery_low", ()))))
+
+    out.append(("my-turn", _my_turn("perudo", lang)))
+    out.append(("bid-entry", _my_turn("perudo", lang, ("ok",))))
+    out.append(("bid-quantity", _my_turn("perudo", lang, ("ok", "next", "ok"))))
+    out.append(("menteur-turn", _my_turn("menteur", lang)))
+    out.append(("bluff-turn", _my_turn("bluff", lang, options=None)))
+
+    g, hands = _bluffing("perudo", bids=3)
+    s = g.to_act()
+    g.apply(s, CHALLENGE)
+    q, f = g.view(0).bid
+    counted = sum(1 for h in hands for x in h if x in g.counts(f))
+    g.settle(hands)
+    sc = _scene(g, 0, hands, lang, "perudo")
+    sc.reveal = {"quantity": q, "face": f, "count": counted, "hands": hands,
+                 "lines": [("lose_1", (NAMES[s],))]}
+    out.append(("reveal", sc))
+
+    g = new_game("dixmille", 3, {}, rng=random.Random(5), opener=0)
+    g.apply(0, roll([1, 5, 3, 3, 6]))
+    out.append(("dixmille-roll", _scene(g, 0, [[], [], []], lang, "dixmille")))
+    out.append(("dixmille-watch", _scene(g, 1, [[], [], []], lang, "dixmille")))
+
+    g, hands = _bluffing("liars")
+    for s in (0,):
+        g.dice[s] = 0
+    out.append(("spectator", _scene(g, 0, hands, lang, "liars")))
+    return out
+
+
+def render(outdir, langs, scale=4):
+    """Write `<screen>-<lang>.png` for every sample; returns the paths."""
+    from pathlib import Path
+
+    from dicecup.ui import fb
+    from dicecup.ui.screens import draw
+
+    from . import png
+    paths = []
+    for code in langs:
+        for name, sc in samples(code):
+            buf = fb.new()
+            draw(buf, sc)
+            p = Path(outdir) / ("%s-%s.png" % (name, code))
+            png.render(buf, str(p), scale=scale)
+            paths.append(p)
+    return paths
+
+
+STRIP = (("shake", "en"), ("bidding", "fr"), ("bid-quantity", "de"), ("reveal", "es"),
+         ("dixmille-roll", "it"), ("quorum", "en"))
+GAP = 4
+
+
+def strip(path, picks=STRIP, scale=2):
+    """One PNG of several real screens side by side (the README's strip)."""
+    from dicecup.ui import fb
+    from dicecup.ui.screens import draw
+
+    from . import png
+    width = len(picks) * (128 + GAP) - GAP
+    wide = bytearray(width * 8)
+    for k, (name, code) in enumerate(picks):
+        buf = fb.new()
+        draw(buf, dict(samples(code))[name])
+        x0 = k * (128 + GAP)
+        for page in range(8):
+            wide[page * width + x0:page * width + x0 + 128] = buf[page * 128:page * 128 + 128]
+    return png.render(wide, str(path), scale=scale, width=width, height=64)
+
