@@ -31,6 +31,41 @@ def _bluffing(rules, seats=4, options=None, seed=3, bids=2):
     return g, hands
 
 
+def _played(rules, until, seed=7, seats=4, options=None):
+    """A real game played by random legal moves until `until(g)` holds: (game, hands),
+    from the first seed at or after `seed` whose game gets there."""
+    for k in range(seed, seed + 100):
+        got = _play(rules, until, k, seats, options)
+        if got is not None:
+            return got
+    raise RuntimeError("no such moment in %s games %d-%d" % (rules, seed, seed + 99))
+
+
+def _play(rules, until, seed, seats, options):
+    rng = random.Random(seed)
+    g = new_game(rules, seats, options or {}, rng=rng, opener=0)
+    hands = [[] for _ in range(seats)]
+    for _ in range(5000):
+        if until(g):
+            return g, hands
+        need = g.need()
+        if need == "shake":
+            hands = [[rng.randint(1, 6) for _ in range(g.hidden(s))] for s in range(seats)]
+            g.start_round()
+        elif need == "reveal":
+            g.settle(hands)
+        elif need == "over":
+            break
+        else:
+            s = g.to_act()
+            legal = [a for a in g.legal(s, hands[s]) if a >> 16 != 3]   # (no rerolls here)
+            a = legal[0] if rng.random() < 0.3 else rng.choice(legal)
+            if a >> 16 == 1:   # Dix mille: a roll's faces are the dice's
+                a = roll([rng.randint(1, 6) for _ in range(g.roll_size(s))])
+            g.apply(s, a)
+    return None
+
+
 def _scene(g, seat, hands, lang, rules, **kw):
     sc = Scene(lang, rules)
     sc.view = g.view(seat, hands[seat])
@@ -110,10 +145,17 @@ def samples(lang):
     out.append(("dixmille-roll", _scene(g, 0, [[], [], []], lang, "dixmille")))
     out.append(("dixmille-watch", _scene(g, 1, [[], [], []], lang, "dixmille")))
 
-    g, hands = _bluffing("liars")
-    for s in (0,):
-        g.dice[s] = 0
+    g, hands = _played("liars", lambda g: g.need() == "bid" and not g.dice[0] and g.view(0).bid)
     out.append(("spectator", _scene(g, 0, hands, lang, "liars")))
+    g, hands = _played("perudo", lambda g: g.winner() == 0)
+    out.append(("over-won", _scene(g, 0, hands, lang, "perudo")))
+    g, hands = _played("perudo", lambda g: g.winner() not in (None, 0))
+    out.append(("over-lost", _scene(g, 0, hands, lang, "perudo")))
+    g, hands = _played("perudo", lambda g: g.need() == "bid" and g.view(0).special and g.to_act() != 0)
+    out.append(("palifico", _scene(g, 0, hands, lang, "perudo")))
+    g, hands = _played("dixmille", lambda g: g.need() == "keep" and g.to_act() == 0 and len(g.view(0).roll) >= 4)
+    out.append(("dixmille-keep", _scene(g, 0, hands, lang, "dixmille")))
+    out[-1][1].controls.command(COMMANDS.index("ok"))
     return out
 
 

@@ -25,7 +25,8 @@ PICKED = {
     "toast-bot": "bidding", "link-lost": "bidding", "quorum": "bidding", "battery-low": "bidding",
     "my-turn": "entry", "bid-entry": "entry", "bid-quantity": "entry", "menteur-turn": "entry",
     "bluff-turn": "entry", "reveal": "reveal", "dixmille-roll": "dixmille",
-    "dixmille-watch": "dixmille", "spectator": "spectator",
+    "dixmille-watch": "dixmille", "spectator": "spectator", "over-won": "over", "over-lost": "over",
+    "palifico": "bidding", "dixmille-keep": "dixmille",
 }
 
 

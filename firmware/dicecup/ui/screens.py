@@ -323,6 +323,7 @@ def _dixmille(buf, sc):
             if i == c.cursor:
                 fb.fill_rect(buf, x, 42, dice.LARGE, 2)
             x += dice.LARGE + 3
+        text.right(buf, " " + sc.t("btn_ok") + " ", 56, SMALL, inverse=(c.cursor == len(faces)))
         return
     if c is not None and v.mine:
         _moves(buf, sc, c)
