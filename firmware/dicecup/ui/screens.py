@@ -72,6 +72,8 @@ def pick(sc):
         return "reveal"
     if sc.shake:
         return "shake"
+    if sc.rolled and v.need == "shake":
+        return "waiting"
     if v.rules == "dixmille":
         return "dixmille"
     if sc.peek and v.hand:
@@ -163,8 +165,11 @@ def _counts(buf, sc, y):
 def _menu(buf, sc):
     text.centre(buf, "Dice cups", 0, BIG)
     fb.fill_rect(buf, 0, 11, 128, 1)
-    for i in range(len(sc.menu)):
-        text.draw(buf, " " + sc.t(sc.menu[i]), 0, 14 + i * _LINE, BIG, inverse=(i == sc.cursor))
+    first = max(0, min(sc.cursor - 2, len(sc.menu) - 3))   # three items show; the cursor's among them
+    for i in range(first, min(len(sc.menu), first + 3)):
+        item = sc.menu[i]
+        label = lang.game_word(item, "game", sc.lang) if item in lang.RULES else sc.t(item)
+        text.draw(buf, " " + label, 0, 14 + (i - first) * _LINE, BIG, inverse=(i == sc.cursor))
     text.draw(buf, sc.t("lang_name"), 0, 56, SMALL)
 
 
