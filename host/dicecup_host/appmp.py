@@ -1,0 +1,185 @@
+"""The app inside real MicroPython on an emulated cup: main.py run as on a cup.
+
+`boot(board_name, plan=..., safe=False)` wires an emulated cup as the board file says
+(rig.py), puts asyncio on the emulated clock (emu/vtime.py), holds the safe button if
+asked, and runs `firmware/main.py` itself -- safe mode, then the app with the real
+ESP-NOW transport over the fake driver (tests/fakes), FileStore in a temporary folder
+-- for `run_ms` of emulated time while `plan` acts on the outside: presses, screen
+snapshots, heap readings. Returns a Run: serial lines, JSON events, screens (read back
+as text from the emulated SSD1306's RAM by matching the 8x8 font), heap figures.
+
+Runtimes: the unix wheel (64-bit, firmware as .mpy from build/mpy: all code in the
+heap, so it needs far more than an ESP32's 110 KB: `HEAP`) or the 32-bit build with the
+firmware frozen in (`fw32=True`, the ESP32's 110 KB).
+"""
+import os
+import tempfile
+from pathlib import Path
+
+from dicecup_host import bundle, emu, mpy
+
+HEAP = "448K"           # the 64-bit wheel: all code as .mpy in the heap (~370 KB used in the lobby)
+FW32_HEAP = mpy.ESP32_HEAP
+FAKES = mpy.ROOT / "tests" / "fakes"
+MAIN = mpy.FIRMWARE / "main.py"
+
+PRELUDE = r"""
+import sys, gc
+for _p in %(extra)r:
+    sys.path.append(_p)
+try:
+    from dicecup_host.emu import machine as _machine   # the 32-bit build: frozen emulation
+    sys.modules["machine"] = _machine
+    from dicecup_host.emu import world, rig, vtime
+except ImportError:
+    import world, rig, vtime
+import framebuf
+
+def glyphs():
+    g = {}
+    b = bytearray(8)
+    fb = framebuf.FrameBuffer(b, 8, 8, framebuf.MONO_VLSB)
+    for c in range(32, 127):
+        fb.fill(0)
+        fb.text(chr(c), 0, 0, 1)
+        g[bytes(b)] = chr(c)
+    return g
+
+def read_screen(ram, g):
+    rows = []
+    for r in range(8):
+        s = ""
+        for c in range(16):
+            cell = bytes(ram[r * 128 + c * 8:r * 128 + c * 8 + 8])
+            ch = g.get(cell)
+            if ch is None:
+                ch = g.get(bytes([x ^ 0xFF for x in cell]), "?")
+            s += ch
+        rows.append(s.rstrip())
+    return rows
+
+class Outside:
+    # the world outside the cup, acting at emulated times (a timed part of the world)
+    def __init__(self, w, b, oled, plan):
+        self.w = w
+        self.b = b
+        self.oled = oled
+        self.plan = sorted(plan)
+        self.t0 = w.now()          # plan times are from here (vtime.install's start)
+        self.shots = []
+        self.mem = []
+        w.timed.append(self)
+
+    def pin(self, name):
+        s = self.b.buttons[self.b.button_names().index(name)]
+        return s.pin, s.active
+
+    def sync(self, now):
+        now -= self.t0
+        while self.plan and self.plan[0][0] <= now:
+            t, what, arg = self.plan.pop(0)
+            if what == "press":
+                p, a = self.pin(arg)
+                self.w.press(p, a)
+            elif what == "release":
+                self.w.release(self.pin(arg)[0])
+            elif what == "screen":
+                self.shots.append((t, arg, bytes(self.oled.ram), int(self.oled.on)))
+            elif what == "mem":
+                gc.collect()
+                self.mem.append((arg, gc.mem_alloc(), gc.mem_free()))
+
+    def report(self):
+        g = glyphs()
+        for t, name, ram, on in self.shots:
+            print("--screen-- %%s %%d %%d %%s" %% (name, t, on, "|".join(read_screen(ram, g))))
+        for name, used, free in self.mem:
+            print("--mem-- %%s %%d %%d" %% (name, used, free))
+"""
+
+BOOT = PRELUDE + r"""
+from dicecup.hw import board as fwb
+b = fwb.load(%(board)r)
+w, acc, oled = rig.build(b, battery_v=3.92)
+vtime.install(w)
+# the cup's own clocks (appboot.make_clock, the buttons' and the self-test's default,
+# the transports' polling) read ticks_ms through these modules: the emulated clock too
+import dicecup.hw.clock, dicecup.hw.buttons, dicecup.hw.selftest, dicecup.net.transport
+for _m in (dicecup.hw.clock, dicecup.hw.buttons, dicecup.hw.selftest, dicecup.net.transport):
+    _m.ticks_ms = w.now
+fwb.PATH = %(board)r
+import fakeair
+fakeair.reset(seed=1)
+fakeair.use(b"\x02\xd1\xce\x00\x00\x01")
+out = Outside(w, b, oled, %(plan)r)
+gc.collect()
+out.mem.append(("base", gc.mem_alloc(), gc.mem_free()))
+if %(safe)r:
+    p, a = out.pin(b.buttons[b.safe_button].name)
+    w.press(p, a)
+from dicecup import appboot
+appboot.RUN_MS = %(run_ms)d
+appboot.SELFTEST_MS = %(selftest_ms)d
+appboot.STORE_ROOT = %(store)r
+exec(open(%(main)r).read(), {"__name__": "__main__"})
+out.shots.append((w.now() - out.t0, "end", bytes(oled.ram), int(oled.on)))
+print("--main returned-- %%d" %% (w.now() - out.t0))
+out.report()
+"""
+
+
+class Run:
+    def __init__(self, stdout, stderr, rc):
+        self.rc = rc
+        self.stderr = stderr
+        self.lines = stdout.splitlines()
+        self.events = []
+        self.screens = {}     # name -> (t, on, [8 rows])
+        self.mem = {}         # name -> (used, free)
+        self.returned = None
+        import json
+        for ln in self.lines:
+            if ln.startswith("{"):
+                try:
+                    self.events.append(json.loads(ln))
+                except ValueError:
+                    pass
+            elif ln.startswith("--screen-- "):
+                _, name, t, on, rows = ln.split(" ", 4)
+                self.screens[name] = (int(t), bool(int(on)), rows.split("|"))
+            elif ln.startswith("--mem-- "):
+                _, name, used, free = ln.split()
+                self.mem[name] = (int(used), int(free))
+            elif ln.startswith("--main returned--"):
+                self.returned = int(ln.split()[-1])
+
+    def kinds(self):
+        return [e["k"] for e in self.events]
+
+    def text(self):
+        return "\n".join(self.lines) + "\n" + self.stderr
+
+
+def press(plan, t, name, hold=100):
+    plan.append((t, "press", name))
+    plan.append((t + hold, "release", name))
+
+
+def boot(board_name, plan=(), safe=False, run_ms=3000, selftest_ms=300, fw32=False, heap=None,
+         timeout=300):
+    """Run main.py on an emulated `board_name` cup (see the module doc); returns a Run."""
+    path = bundle.BOARDS / (board_name + ".json")
+    with tempfile.TemporaryDirectory() as store:
+        extra = [str(FAKES), str(bundle.drivers_mpy_dir())]
+        if not fw32:
+            extra = [str(emu.build_mpy())] + extra
+        code = BOOT % {"extra": extra, "board": str(path), "plan": list(plan), "safe": bool(safe),
+                       "run_ms": run_ms, "selftest_ms": selftest_ms, "store": store,
+                       "main": str(MAIN)}
+        if fw32:
+            from dicecup_host import fw32 as fw
+            r = fw.run_code(code, heap=heap or FW32_HEAP, timeout=timeout)
+        else:
+            r = mpy.run_code(code, heap=heap or HEAP, timeout=timeout,
+                             extra_path=[str(FAKES), emu.build_mpy()])
+    return Run(r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace"), r.returncode)
