@@ -172,6 +172,8 @@ class App:
         self.low_battery = False
         self.rolls = 0                 # shakes that rolled
         self.frames = 0                # screens pushed
+        self.steps = 0                 # protocol steps (radio)
+        self.idles = 0                 # times the cup went idle
         self.roller = None             # the motion task's ShakeToRoll
         self._lobby_key = None
         self._in_ui = False
@@ -257,6 +259,7 @@ class App:
         changed. Never raises."""
         from .net.pump import pump
         now = self.clock()
+        self.steps += 1
         try:
             self.due = pump(self.cup, self.t, now)
             master = self.cup.is_master()
@@ -382,6 +385,7 @@ class App:
         if self.idle or self.game_on():
             return
         self.idle = True
+        self.idles += 1
         d = self.hw.display if self.hw is not None else None
         if d is not None:
             try:

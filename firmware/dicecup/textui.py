@@ -273,7 +273,7 @@ class TextUi:
         return rows
 
     def _game_rows(self, rows, v):
-        rows[0] = "%s r%s" % (v.rules.upper(), v.round if v.round is not None else "-")
+        rows[0] = v.rules.upper() if v.round is None else "%s r%d" % (v.rules.upper(), v.round)
         if v.need == OVER:
             rows[2] = "you win!" if v.winner == v.seat else "s%d wins" % v.winner
             if self.items:
@@ -285,7 +285,9 @@ class TextUi:
             rows[1] = "score %d" % v.scores[v.seat]
             rows[2] = "turn %d" % (v.turn_total or 0)
         if v.need != OVER:
-            if self.shaking(v):
+            if self.shaking(v) and v.need == BANK_OR_ROLL:
+                rows[3] = "bank, or shake"
+            elif self.shaking(v):
                 rows[3] = "SHAKE!"
             elif v.mine:
                 rows[3] = "your turn"

@@ -19,7 +19,7 @@ from pathlib import Path
 from dicecup_host import bundle, emu, mpy
 
 HEAP = "448K"           # the 64-bit wheel: all code as .mpy in the heap (~370 KB used in the lobby)
-FW32_HEAP = mpy.ESP32_HEAP
+FW32_HEAP = "140K"     # the ESP32's 110 KB plus the emulation (as tests/hw EMU_HEAP)
 FAKES = mpy.ROOT / "tests" / "fakes"
 MAIN = mpy.FIRMWARE / "main.py"
 
@@ -30,9 +30,9 @@ for _p in %(extra)r:
 try:
     from dicecup_host.emu import machine as _machine   # the 32-bit build: frozen emulation
     sys.modules["machine"] = _machine
-    from dicecup_host.emu import world, rig, vtime
+    from dicecup_host.emu import world, rig, vtime, lis3dh
 except ImportError:
-    import world, rig, vtime
+    import world, rig, vtime, lis3dh
 import framebuf
 
 def glyphs():
@@ -128,6 +128,138 @@ out.report()
 """
 
 
+GAME = PRELUDE + r"""
+import asyncio
+from dicecup.hw import board as fwb
+from dicecup.hw import hardware
+b = fwb.load(%(board)r)
+w, acc, oled = rig.build(b, battery_v=3.92)
+vtime.install(w)
+out = Outside(w, b, oled, [])
+import math
+SHAKE = {"t0": -10000}
+
+def felt(t):
+    # a hand shaking the cup at 4 Hz for 1.2 s, then the cup set down (a jolt, rest):
+    # made up as it goes (a stored trace would take 20 KB of this heap)
+    d = t - SHAKE["t0"]
+    if 0 <= d < 1200:
+        s = math.sin(6.2832 * 4 * d / 1000)
+        return lis3dh.to_sensor((1.6 * s, 0.4 * s, 1.0 + 0.5 * math.sin(d / 30)), b.mount)
+    return lis3dh.to_sensor((0.01, -0.02, 1.0), b.mount)
+
+acc.set_function(felt)
+gc.collect()
+out.mem.append(("base", gc.mem_alloc(), gc.mem_free()))
+import adafruit_ssd1306, adafruit_lis3dh
+gc.collect()
+out.mem.append(("drivers", gc.mem_alloc(), gc.mem_free()))
+hw = hardware.open(%(board)r, clock=w.now)
+gc.collect()
+out.mem.append(("hardware", gc.mem_alloc(), gc.mem_free()))
+from dicecup import appboot, bots
+from dicecup.net.store import FileStore
+app = appboot.make_app(hw, appboot.NoRadio(), FileStore(%(store)r), w.now, out=sys.stdout.write)
+gc.collect()
+out.mem.append(("app", gc.mem_alloc(), gc.mem_free()))
+ui = app.ui
+
+class Rng:
+    def __init__(self, s):
+        self.s = s
+    def randrange(self, n):
+        self.s = (self.s * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.s >> 8) %% n
+
+async def press(name):
+    s = b.buttons[b.button_names().index(name)]
+    w.press(s.pin, s.active)
+    await asyncio.sleep_ms(60)
+    w.release(s.pin)
+    await asyncio.sleep_ms(60)
+
+async def goto(k):
+    while ui.items and ui.cursor != k:
+        await press("right")
+
+async def choose(prefix):
+    for k in range(len(ui.items)):
+        if ui.items[k][0].startswith(prefix):
+            await goto(k)
+            await press("ok")
+            return True
+    return False
+
+async def until(cond, ms):
+    end = w.now() + ms
+    while w.now() < end and not cond():
+        await asyncio.sleep_ms(50)
+    return cond()
+
+async def person():
+    rng = Rng(7)
+    await asyncio.sleep_ms(500)
+    gc.collect()
+    out.mem.append(("boot", gc.mem_alloc(), gc.mem_free()))
+    await choose("new " + %(rules)r)
+    await until(lambda: ui.mode == "master", 3000)
+    await choose("add a bot")
+    await until(lambda: ui.rows[2] == "players 2", 3000)
+    await choose("start")
+    await until(lambda: ui.mode == "game", 5000)
+    shakes = acts = 0
+    while ui.mode == "game" and ui.view is not None and ui.view.need != "over" and w.now() - out.t0 < %(limit)d:
+        if ui.shaking():
+            SHAKE["t0"] = w.now()
+            shakes += 1
+            await asyncio.sleep_ms(2000)
+        elif ui.view.mine and ui.items:
+            a = bots.act(ui.view, rng)
+            k = 0
+            for i in range(len(ui.items)):
+                if ui.items[i][1] == ("act", a):
+                    k = i
+            await goto(k)
+            await press("ok")
+            acts += 1
+            await asyncio.sleep_ms(300)
+        else:
+            await asyncio.sleep_ms(100)
+    await asyncio.sleep_ms(500)
+    gc.collect()
+    out.mem.append(("game", gc.mem_alloc(), gc.mem_free()))
+    out.shots.append((w.now() - out.t0, "end", bytes(oled.ram), int(oled.on)))
+    print("--played-- %%d %%d %%d %%d" %% (shakes, acts, app.rolls, w.now() - out.t0))
+    app.stop()
+
+async def main():
+    app.start()
+    await person()
+
+asyncio.run(main())
+out.report()
+"""
+
+
+def game(board_name, rules="liars", fw32=False, heap=None, limit_ms=600000, timeout=600):
+    """One player (buttons, shakes) and one bot at a master cup with no radio, inside
+    MicroPython: heap readings after boot and after the game. Returns a Run (its
+    `played`: shakes, moves, rolls, emulated ms)."""
+    path = bundle.BOARDS / (board_name + ".json")
+    with tempfile.TemporaryDirectory() as store:
+        extra = [str(bundle.drivers_mpy_dir())]
+        if not fw32:
+            extra = [str(emu.build_mpy())] + extra
+        code = GAME % {"extra": extra, "board": str(path), "store": store, "rules": rules,
+                       "limit": limit_ms}
+        if fw32:
+            from dicecup_host import fw32 as fw
+            r = fw.run_code(code, heap=heap or FW32_HEAP, timeout=timeout)
+        else:
+            r = mpy.run_code(code, heap=heap or HEAP, timeout=timeout, extra_path=[emu.build_mpy()])
+    return Run(r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace"), r.returncode)
+
+
 class Run:
     def __init__(self, stdout, stderr, rc):
         self.rc = rc
@@ -137,6 +269,7 @@ class Run:
         self.screens = {}     # name -> (t, on, [8 rows])
         self.mem = {}         # name -> (used, free)
         self.returned = None
+        self.played = None
         import json
         for ln in self.lines:
             if ln.startswith("{"):
@@ -150,6 +283,8 @@ class Run:
             elif ln.startswith("--mem-- "):
                 _, name, used, free = ln.split()
                 self.mem[name] = (int(used), int(free))
+            elif ln.startswith("--played-- "):
+                self.played = [int(x) for x in ln.split()[1:]]
             elif ln.startswith("--main returned--"):
                 self.returned = int(ln.split()[-1])
 

@@ -177,20 +177,32 @@ class Person:
             await self.press("ok")
 
     async def play(self, done):
-        """Until done(): shake when asked, act on my turn."""
+        """Until done(): shake when asked, act on my turn. Dix mille's bank-or-roll is
+        decided first (a shake there rolls on; banking is a move)."""
         from dicecup import bots
+        from dicecup.engine.actions import kind
         ui = self.cup.ui
         while not done():
             await asyncio.sleep(0.1)
             if ui.mode not in ("game",):
                 continue
-            if ui.shaking():
+            v = ui.view
+            want = None
+            if v is not None and v.mine and v.need == "bank-or-roll":
+                want = bots.act(v, self.rng)
+                if want is not None and kind(want) == "roll":
+                    want = None
+                    self.shakes += 1
+                    await self.cup.shake()
+                    continue
+            elif ui.shaking():
                 self.shakes += 1
                 await self.cup.shake()
                 continue
-            if not ui.items or ui.view is None or not ui.view.mine:
+            if not ui.items or v is None or not v.mine:
                 continue
-            want = bots.act(ui.view, self.rng)
+            if want is None:
+                want = bots.act(v, self.rng)
             idx = [k for k in range(len(ui.items)) if ui.items[k][1] == ("act", want)]
             k = idx[0] if idx else 0
             await self.goto(k)
@@ -269,6 +281,7 @@ class AppTable:
         await self._lobby(rules)
         players = [asyncio.ensure_future(p.play(self.finished)) for p in self.people]
         ok = await self._until(self.finished, limit_ms, step=0.2)
+        await asyncio.sleep(0.3)      # the last screens drawn
         for p in players:
             p.cancel()
         if after is not None:
