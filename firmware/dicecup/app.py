@@ -280,10 +280,10 @@ class App:
 
     # ----- requests from the UI -----------------------------------------------------------
     def on_buttons(self, kind, mask):
-        self.activity()
         if self.idle:
-            self.wake()
+            self.activity()
             return   # the press that wakes the screen only wakes it
+        self.activity()
         reqs = self._ui("on_buttons", kind, mask)
         if reqs:
             for r in reqs:

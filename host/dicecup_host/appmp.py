@@ -68,6 +68,7 @@ class Outside:
         self.t0 = w.now()          # plan times are from here (vtime.install's start)
         self.shots = []
         self.mem = []
+        self.g = glyphs()          # made before the cup runs: part of the base heap
         w.timed.append(self)
 
     def pin(self, name):
@@ -84,15 +85,17 @@ class Outside:
             elif what == "release":
                 self.w.release(self.pin(arg)[0])
             elif what == "screen":
-                self.shots.append((t, arg, bytes(self.oled.ram), int(self.oled.on)))
+                self.shot(t, arg)
             elif what == "mem":
                 gc.collect()
                 self.mem.append((arg, gc.mem_alloc(), gc.mem_free()))
 
+    def shot(self, t, name):
+        self.shots.append((t, name, int(self.oled.on), "|".join(read_screen(self.oled.ram, self.g))))
+
     def report(self):
-        g = glyphs()
-        for t, name, ram, on in self.shots:
-            print("--screen-- %%s %%d %%d %%s" %% (name, t, on, "|".join(read_screen(ram, g))))
+        for t, name, on, rows in self.shots:
+            print("--screen-- %%s %%d %%d %%s" %% (name, t, on, rows))
         for name, used, free in self.mem:
             print("--mem-- %%s %%d %%d" %% (name, used, free))
 """
@@ -108,7 +111,7 @@ import dicecup.hw.clock, dicecup.hw.buttons, dicecup.hw.selftest, dicecup.net.tr
 for _m in (dicecup.hw.clock, dicecup.hw.buttons, dicecup.hw.selftest, dicecup.net.transport):
     _m.ticks_ms = w.now
 fwb.PATH = %(board)r
-import fakeair
+import fakeair, espnow, aioespnow, network   # the fake radio's code: not the cup's, so in the base
 fakeair.reset(seed=1)
 fakeair.use(b"\x02\xd1\xce\x00\x00\x01")
 out = Outside(w, b, oled, %(plan)r)
@@ -122,7 +125,8 @@ appboot.RUN_MS = %(run_ms)d
 appboot.SELFTEST_MS = %(selftest_ms)d
 appboot.STORE_ROOT = %(store)r
 exec(open(%(main)r).read(), {"__name__": "__main__"})
-out.shots.append((w.now() - out.t0, "end", bytes(oled.ram), int(oled.on)))
+gc.collect()
+out.shot(w.now() - out.t0, "end")
 print("--main returned-- %%d" %% (w.now() - out.t0))
 out.report()
 """
@@ -228,7 +232,7 @@ async def person():
     await asyncio.sleep_ms(500)
     gc.collect()
     out.mem.append(("game", gc.mem_alloc(), gc.mem_free()))
-    out.shots.append((w.now() - out.t0, "end", bytes(oled.ram), int(oled.on)))
+    out.shot(w.now() - out.t0, "end")
     print("--played-- %%d %%d %%d %%d" %% (shakes, acts, app.rolls, w.now() - out.t0))
     app.stop()
 

@@ -225,6 +225,7 @@ class AppTable:
         self.names = self.NAMES
         self.trace = traces.load(traces.library_dir() / "lib" / SHAKE_TRACE)
         self.cups = [AppCup(self, i, b) for i, b in enumerate(boards)]
+        self.people = [Person(c, random.Random(seed * 31 + c.i)) for c in self.cups]
         # The fake ADC reads the world made last (machine.ADC is made per reading):
         # give it every cup's battery pin.
         from dicecup_host.emu import world
@@ -253,7 +254,8 @@ class AppTable:
             await asyncio.sleep(step)
         return cond()
 
-    async def _lobby(self, rules):
+    async def lobby(self, rules):
+        """Cup 0 creates a table, the others join it, cup 0 starts: all by buttons."""
         host = self.cups[0]
         people = self.people
         if not await people[0].choose("new " + rules):
@@ -277,8 +279,7 @@ class AppTable:
     async def _main(self, rules, limit_ms, after):
         for c in self.cups:
             c.app.start()
-        self.people = [Person(c, random.Random(self.seed * 31 + c.i)) for c in self.cups]
-        await self._lobby(rules)
+        await self.lobby(rules)
         players = [asyncio.ensure_future(p.play(self.finished)) for p in self.people]
         ok = await self._until(self.finished, limit_ms, step=0.2)
         await asyncio.sleep(0.3)      # the last screens drawn
@@ -295,6 +296,20 @@ class AppTable:
         """Create (cup 0, by buttons), join (the others, typing the code read off cup 0's
         screen), start, play until every cup shows the game over. True if it finished."""
         return vloop.run(self.clock, self._main(rules, limit_ms, after), self.advance)
+
+    def run(self, script):
+        """Start every cup's app, run `await script(table)` on the simulated clock, stop
+        the apps; returns what the script returned."""
+        async def main():
+            for c in self.cups:
+                c.app.start()
+            try:
+                return await script(self)
+            finally:
+                for c in self.cups:
+                    c.app.stop()
+                await asyncio.sleep(0.01)
+        return vloop.run(self.clock, main(), self.advance)
 
     def close(self):
         emu.uninstall()
