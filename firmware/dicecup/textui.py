@@ -40,7 +40,7 @@ class TextUi:
         self.low_battery = False
         self.lang = "en"
         self.peeking = False
-        self.shake_wait = False    # the cup asked for a shake and has not had one
+        self.shake_for = None      # what the cup asked a shake for, not had yet
         self.note = ""             # the last happening worth a line
         self.mode = "boot"         # alone, code, joining, lobby, master, game, over
         self.items = []            # (label, request or None) the cursor moves over
@@ -76,9 +76,9 @@ class TextUi:
         elif k == "remind":
             note = "your move!" if ev.values[0] == "act" else "shake!"
         if k == "shake":
-            self.shake_wait = True     # the cup waits for a shake (round, reroll, roll)
+            self.shake_for = ev.values[0]   # the cup waits for a shake: round, reroll, roll
         elif k == "committed" or k == "win":
-            self.shake_wait = False    # shaken (by the player or the cup's own bot)
+            self.shake_for = None      # shaken (by the player or the cup's own bot)
         if note is not None:
             self.note = note
         self._dirty = True
@@ -299,8 +299,18 @@ class TextUi:
             rows[6] = "mine " + " ".join([str(d) for d in v.hand])
 
     def shaking(self, v=None):
-        """Whether the screen asks for a shake now."""
-        return self.shake_wait
+        """Whether the screen asks for a shake now: the cup asked (a `shake` event) and
+        the game still waits for it (a round's dice; my roll on my turn -- banked or
+        bust, it is gone; a reroll until it is committed)."""
+        w = self.shake_for
+        v = v or self.view
+        if w is None or v is None:
+            return False
+        if w == "round":
+            return v.need == "shake"
+        if w == "roll":
+            return v.mine and v.need in ("roll", BANK_OR_ROLL)
+        return True
 
     def _status_row(self):
         if not self.link:
