@@ -1,6 +1,6 @@
-# The cup's entry point. Safe mode and the hardware come first (dicecup.hw.safemode);
-# the game loop is added by the app (a later issue).
-from dicecup.hw import safemode
+# The cup's entry point: safe mode first (hold the safe button at power-on: the
+# self-test runs, the game never starts, the REPL stays free), then the game
+# (dicecup/appboot.py: the radio, the table protocol, the screen).
+from dicecup import appboot
 
-hw = safemode.main()
-
+appboot.boot()

@@ -7,7 +7,7 @@
 #     the Adafruit drivers import. Not main.py (the entry point, run as a file) nor the
 #     manifests;
 #   * the emulated chips and fakes of host/dicecup_host/emu/ (world, bus, lis3dh,
-#     ssd1306, machine, esp32, network, rig), frozen as `dicecup_host.emu.<name>`, a
+#     ssd1306, machine, esp32, network, rig, vtime), frozen as `dicecup_host.emu.<name>`, a
 #     namespace package: emu/__init__.py is CPython-only (subprocess, pathlib), so it is
 #     left out and nothing else of dicecup_host is frozen. Inside the binary
 #     `from dicecup_host.emu import machine` gives the fake; a run that wants it as
@@ -21,5 +21,5 @@ include("$(MPY_DIR)/extmod/asyncio")
 package("dicecup", base_path=".")
 module("digitalio.py", base_path=".")
 
-EMU = ("world", "bus", "lis3dh", "ssd1306", "machine", "esp32", "network", "rig")
+EMU = ("world", "bus", "lis3dh", "ssd1306", "machine", "esp32", "network", "rig", "vtime")
 package("dicecup_host/emu", files=[name + ".py" for name in EMU], base_path="../host")

@@ -144,6 +144,11 @@ class Buttons:
                 return True
         return False
 
+    def edge_flag(self):
+        """The asyncio.ThreadSafeFlag the pin interrupts set (None where asyncio has
+        none): a task waits on it while every button is idle."""
+        return self._flag
+
     def held(self, i):
         """Debounced: is button i down?"""
         return self.buttons[i].down

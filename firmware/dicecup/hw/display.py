@@ -29,6 +29,7 @@ class Display:
             raise DeviceMissing("SSD1306 display", self.addr, board.sda, board.scl,
                                 None if "No I2C device" in str(e) else str(e))
         self._text_ok = True
+        self._buf = None
         self.on = True
         try:
             from framebuf import FrameBuffer  # noqa: F401  (MicroPython's, font built in)
@@ -51,6 +52,13 @@ class Display:
         y = row * 8
         self.fb.fill_rect(0, y, self.width, 8, 1 if invert else 0)
         self.text(s[:COLS], 0, y, 0 if invert else 1)
+
+    def buffer(self):
+        """The 1024-byte MONO_VLSB framebuffer (a view without the driver's leading
+        I2C control byte): what the screens draw into, pushed by `show()`."""
+        if self._buf is None:
+            self._buf = memoryview(self.fb.buffer)[1:]
+        return self._buf
 
     def clear(self):
         self.fb.fill(0)

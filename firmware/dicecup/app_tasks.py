@@ -1,0 +1,147 @@
+"""The app's asyncio tasks, one concern each: `TASKS[name](app)` is a coroutine that
+runs while `app.running`. `App._keep` restarts one that raises (an `internal` event).
+Every wait goes through `app.sleep(ms)` or the transport's `wait(ms)`, and every time
+through `app.clock()`, so the host runs them on a simulated clock.
+"""
+from micropython import const
+
+from .app import ACTIVE_MG, BATTERY_MS, FRAME_MS, LOW_PCT, WAKE_POLL_MS
+
+_BUSY_MS = const(5)    # buttons: poll this often while one is down or bouncing
+_IDLE_BTN_MS = const(20)   # ...and this often without a ThreadSafeFlag (CPython)
+
+
+async def radio(app):
+    """Frames in, the protocol's step, frames out -- as soon as a frame lands or the
+    cup's next deadline comes; idle, at most every IDLE_POLL_MS (none without a table)."""
+    t = app.t
+    cup = app.cup
+    while app.running:
+        now = app.clock()
+        if app.idle_due(now):
+            app.go_idle()
+        wait = app.radio_wait(now)
+        if app.idle:
+            await app.sleep(wait)      # frames wait in the radio's ring meanwhile
+            if cup.table is None and cup.lobby.joining is None:
+                continue               # nothing at stake: the radio is not looked at
+        else:
+            await t.wait(wait)
+        app.pump()
+
+
+async def buttons(app):
+    """hw/buttons.py events -> the UI's requests. Idle buttons cost nothing: the task
+    waits on the pins' ThreadSafeFlag where asyncio has one."""
+    b = app.hw.buttons if app.hw is not None else None
+    if b is None:
+        return
+    flag = b.edge_flag() if hasattr(b, "edge_flag") else None
+    while app.running:
+        b.poll()
+        ev = b.get()
+        while ev is not None:
+            app.on_buttons(ev[0], ev[1])
+            ev = b.get()
+        if b.busy():
+            await app.sleep(_BUSY_MS)
+        elif flag is not None:
+            await flag.wait()
+        else:
+            await app.sleep(_IDLE_BTN_MS)
+
+
+async def motion(app):
+    """The accelerometer at the board's rate into the shake detector; a roll the cup
+    waits for becomes cup.shake. Idle: the chip's own activity latch, read every
+    WAKE_POLL_MS, wakes the cup."""
+    from .hw.motion import ShakeDetector
+    from .shaking import ShakeToRoll
+    hw = app.hw
+    acc = hw.accel if hw is not None else None
+    if acc is None:
+        return
+    rate = hw.board.rate_hz
+    period = 1000 // rate
+    roller = app.roller = ShakeToRoll(app.cup, ShakeDetector(rate_hz=rate))
+    px = py = pz = None
+    nxt = app.clock()
+    while app.running:
+        if app.idle:
+            await _watch(app, acc, roller.detector)
+            px = None
+            nxt = app.clock()
+            continue
+        x, y, z = acc.read()
+        x = round(x * 1000)
+        y = round(y * 1000)
+        z = round(z * 1000)
+        if px is not None and (abs(x - px) > ACTIVE_MG or abs(y - py) > ACTIVE_MG
+                               or abs(z - pz) > ACTIVE_MG):
+            app.activity()
+        px = x
+        py = y
+        pz = z
+        if roller.feed_mg(x, y, z):
+            app.rolls += 1
+            app.changed = True
+            app.flush()
+        nxt += period
+        wait = nxt - app.clock()
+        if wait < 0:       # late: the chip keeps only its latest sample, no catching up
+            nxt -= wait
+            wait = 0
+        await app.sleep(wait)
+
+
+async def _watch(app, acc, detector):
+    acc.arm_wake()
+    try:
+        while app.idle and app.running:
+            await app.sleep(WAKE_POLL_MS)
+            if acc.wake_source() & 0x40:
+                app.activity()     # wakes the app
+    finally:
+        acc.disarm_wake()
+        detector.reset()           # its filters saw nothing meanwhile
+
+
+async def screen(app):
+    """Draw only when the UI says something changed (or the screen came back on), at
+    most every FRAME_MS, one show() per frame; nothing while idle (display off)."""
+    d = app.hw.display if app.hw is not None else None
+    if d is None:
+        return
+    buf = d.buffer()
+    while app.running:
+        if not app.idle:
+            want = app._ui("tick", app.clock())
+            if want or app.redraw:
+                app.redraw = False
+                app._ui("draw", buf)
+                d.show()
+                app.frames += 1
+        await app.sleep(FRAME_MS)
+
+
+async def battery(app):
+    """The battery's charge every BATTERY_MS; the UI hears of changes."""
+    b = app.board
+    if b is None or b.battery_pin is None:
+        return
+    from .hw.power import battery_percent, battery_volts
+    while app.running:
+        v = battery_volts(b)
+        if v is not None:
+            pct = battery_percent(b, v)
+            low = pct < LOW_PCT
+            if pct != app.battery_pct or low != app.low_battery:
+                app.battery_pct = pct
+                app.low_battery = low
+                app.push_status()
+        await app.sleep(BATTERY_MS)
+
+
+TASKS = {"radio": radio, "buttons": buttons, "motion": motion, "screen": screen,
+         "battery": battery}
+NAMES = ("radio", "buttons", "motion", "screen", "battery")

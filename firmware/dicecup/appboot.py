@@ -1,0 +1,106 @@
+"""Power-on: safe mode first, then the app. `firmware/main.py` calls `boot()`.
+
+    boot()    # hw/safemode.py; the radio; the Cup over flash; App(...).run()
+
+Safe mode wins: with the safe button held at power-on (or no usable board file)
+`safemode.main` runs the self-test (or prints what to fix) and returns None, and
+nothing here starts -- no radio, no game, the REPL stays free for mpremote.
+
+The radio: ESP-NOW where the firmware has it (net/espnow.py), else BLE (net/ble.py),
+else no radio at all (`NoRadio`: the cup still plays alone against its own bots), so a
+radio fault never keeps the cup from booting; what failed is printed on serial.
+
+`RUN_MS` / `SELFTEST_MS` (None: for ever) and `STORE_ROOT` let a host test run main.py
+itself for a while on an emulated cup.
+"""
+from .net.transport import Transport
+
+RUN_MS = None
+SELFTEST_MS = None
+STORE_ROOT = "/dicecup"   # the cup's flash folder (net/store.py FileStore)
+
+
+class NoRadio(Transport):
+    """A radio that hears nothing and sends nowhere: a cup alone (and its bots)."""
+
+    address = b"\x02\x00\x00\x00\x00\x00"
+
+    def send(self, dest, frame):
+        return False
+
+    def recv(self):
+        return None
+
+    def _ready(self):
+        return False
+
+    async def wait(self, timeout_ms):
+        from .net.transport import sleep_ms
+        await sleep_ms(timeout_ms)
+        return False
+
+
+def open_radio(out=print):
+    """The first radio that comes up: ESP-NOW, BLE, else NoRadio."""
+    try:
+        from .net.espnow import ESPNowTransport
+        return ESPNowTransport()
+    except Exception as e:  # noqa: BLE001 - no espnow module, radio fault
+        out("dicecup: ESP-NOW unavailable (%s: %s)" % (type(e).__name__, e))
+    try:
+        from .net.ble import BLETransport
+        return BLETransport()
+    except Exception as e:  # noqa: BLE001
+        out("dicecup: BLE unavailable (%s: %s)" % (type(e).__name__, e))
+    out("dicecup: no radio: this cup plays alone")
+    return NoRadio()
+
+
+def make_clock():
+    """Milliseconds since boot from ticks_ms, never wrapping in a day's play (2**29 ms
+    is six days): what the protocol's deadlines need."""
+    from .hw.clock import ticks_diff, ticks_ms
+    t0 = ticks_ms()
+
+    def clock():
+        return ticks_diff(ticks_ms(), t0)
+    return clock
+
+
+def make_app(hw, transport, store, clock, ui=None, sleep=None, out=None, random_bytes=None,
+             name=None):
+    """The Cup (strict=False: a bug is logged and survived) and the App around it."""
+    from .app import App
+    from .net.cup import Cup
+    if random_bytes is None:
+        import os
+        random_bytes = os.urandom
+    if name is None:
+        raw = store.get("name")
+        name = raw.decode() if raw else "cup%02x%02x" % (transport.address[4], transport.address[5])
+    cup = Cup(transport.address, store, random_bytes, name, max_cups=transport.max_cups, strict=False)
+    if ui is None:
+        from .textui import TextUi
+        names = hw.board.button_names() if hw is not None and hw.board is not None else ()
+        ui = TextUi(names)
+    return App(hw, cup, ui, transport, clock, sleep=sleep, store=store, out=out)
+
+
+def boot(path=None, ui=None, out=print, run_ms=None, selftest_ms=None):
+    """Safe mode, then the game. Returns the App after it stopped (None in safe mode)."""
+    import sys
+    from .hw import safemode
+    hw = safemode.main(path, selftest_ms if selftest_ms is not None else SELFTEST_MS, out)
+    if hw is None:
+        return None   # safe mode (or no board file): the game does not start
+    import asyncio
+    from .net.store import FileStore
+    transport = open_radio(out)
+    app = make_app(hw, transport, FileStore(STORE_ROOT), make_clock(), ui=ui, out=sys.stdout.write)
+    ms = run_ms if run_ms is not None else RUN_MS
+    try:
+        asyncio.run(app.run(ms))
+    except KeyboardInterrupt:
+        app.stop()
+        out("dicecup: stopped (Ctrl-C): the REPL is yours")
+    return app

@@ -1,0 +1,45 @@
+"""MicroPython's asyncio on the emulated world's clock (runs inside MicroPython only).
+
+    import vtime
+    vtime.install(world)       # asyncio.sleep_ms and every timer now follow world.now()
+
+asyncio (extmod/asyncio/core.py) reads the time through its module global `ticks` and
+waits in `_io_queue.wait_io_event(dt)`. `install` points the first at the world's
+manual clock and makes the second let `dt` ms of emulated time pass (the chips sample,
+the scripted outside acts) before it polls without blocking -- so ThreadSafeFlags and
+streams still work, and a minute of play takes as long as the code takes to run.
+The emulated clock starts at the real ticks_ms (see install); tests take their times
+relative to `world.now()` at install. Emulated time only moves while every task waits: code that loops without awaiting
+sees the clock stand still (as a real cup would see time pass, so do not rely on it).
+"""
+try:
+    from dicecup_host.emu import world as _world
+except ImportError:
+    import world as _world
+
+_state = {"world": None, "orig": None}
+
+
+def install(w=None):
+    from asyncio import core
+    import time
+    w = w or _world.current()
+    _state["world"] = w
+    # The C task queue stamps a task pushed without a time (create_task, an event set)
+    # with the real ticks_ms: start the emulated clock there, so such a task is due now,
+    # never hours ahead (emulated time runs ahead of real time from then on).
+    w.clock.t = time.ticks_ms()
+    w.sync()
+    core.ticks = w.now
+    q = core._io_queue
+    orig = type(q).wait_io_event
+
+    def wait_io_event(dt):
+        if dt < 0:
+            dt = 10   # only streams could wake us: look again in a moment
+        if dt > 0:
+            w.advance(dt)
+        orig(q, 0)
+
+    q.wait_io_event = wait_io_event
+    return w
