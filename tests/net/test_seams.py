@@ -395,8 +395,8 @@ def test_master_killed_under_loss_every_rule_set_2_to_6_cups_10_seeds():
 
 
 @pytest.mark.heavy
-def test_master_killed_under_loss_every_rule_set_2_to_6_cups_5_more_seeds():
-    _kill_matrix(range(10, 15))
+def test_master_killed_under_loss_every_rule_set_2_to_6_cups_2_more_seeds():
+    _kill_matrix(range(10, 12))   # (two, not five: the whole suite stays under 15 min on CI)
 
 
 def test_a_bad_shake_delay_is_refused():

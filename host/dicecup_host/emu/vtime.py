@@ -18,6 +18,7 @@ except ImportError:
     import world as _world
 
 _state = {"world": None, "orig": None}
+LEAD_MS = 600000   # ten minutes: far more than real time can gain on a test's emulated run
 
 
 def install(w=None):
@@ -26,9 +27,11 @@ def install(w=None):
     w = w or _world.current()
     _state["world"] = w
     # The C task queue stamps a task pushed without a time (create_task, an event set)
-    # with the real ticks_ms: start the emulated clock there, so such a task is due now,
-    # never hours ahead (emulated time runs ahead of real time from then on).
-    w.clock.t = time.ticks_ms()
+    # with the real ticks_ms: start the emulated clock LEAD_MS ahead of it, so such a
+    # task is always due at once -- also on a loaded machine, where the code may run
+    # slower than emulated time passes (starting level with real time, a task made then
+    # waited for real time to catch up: a flaky test under CI load).
+    w.clock.t = time.ticks_add(time.ticks_ms(), LEAD_MS)
     w.sync()
     core.ticks = w.now
     q = core._io_queue
