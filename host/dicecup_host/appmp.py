@@ -168,12 +168,7 @@ gc.collect()
 out.mem.append(("app", gc.mem_alloc(), gc.mem_free()))
 ui = app.ui
 
-class Rng:
-    def __init__(self, s):
-        self.s = s
-    def randrange(self, n):
-        self.s = (self.s * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.s >> 8) %% n
+from dicecup.net.sim import Rng   # the firmware's seeded xorshift, the same on every runtime
 
 async def press(name):
     s = b.buttons[b.button_names().index(name)]

@@ -24,7 +24,8 @@ WALK = ((9, PRESS, "ok"), (4, PRESS, "right"), (3, PRESS, "left"), (1, PRESS, "b
 
 
 class Rng:
-    """A tiny deterministic `randrange`, identical on every runtime (xorshift32)."""
+    """A tiny deterministic `randrange`, identical on every runtime (xorshift32). Not
+    net/sim.py's Rng: importing dicecup.net does not fit the 110 KB heap this runs in."""
 
     def __init__(self, seed):
         self.x = (seed * 2654435761 + 1) & 0xFFFFFFFF or 1
