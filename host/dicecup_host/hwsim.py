@@ -11,7 +11,9 @@ import binascii
 
 from dicecup_host import bundle, emu, mpy
 
-HEAP = "150K"  # the ESP32's 110 KB plus what the emulation itself takes (see tests/hw)
+HEAP = "160K"  # the ESP32's 110 KB plus what the emulation itself takes (see tests/hw): 150K
+# left too little room once the emulation gained the app's modules (vtime): one
+# allocation of a framebuffer copy failed, depending on the length of the temp paths
 
 SCRIPT = r"""
 import math, rig, world, lis3dh
