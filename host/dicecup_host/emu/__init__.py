@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 FOLDER = Path(__file__).resolve().parent
-MODULES = ("world", "bus", "lis3dh", "ssd1306", "machine", "esp32", "network", "rig", "vtime")
+MODULES = ("world", "bus", "lis3dh", "ssd1306", "machine", "esp32", "network", "rig", "vtime", "thumb")
 
 
 def install():
