@@ -20,7 +20,7 @@ log shows it); the radio step itself never raises (`App.pump`):
     battery  every BATTERY_MS -> ui.status
 
 THE UI SEAM. The app talks to the screens through one object, `ui`, with these methods
-(TextUi in dicecup/textui.py is the minimal built-in one; the real screens pass theirs):
+(appboot.make_app gives the real one, ui/ui.py's Ui; a test may pass its own):
 
     ui.on_event(ev)      every event the cup emits (dicecup/events.py Event), private
                          ones (my dice, my commitment) included; also the app's own

@@ -69,7 +69,8 @@ def make_clock():
 
 def make_app(hw, transport, store, clock, ui=None, sleep=None, out=None, random_bytes=None,
              name=None):
-    """The Cup (strict=False: a bug is logged and survived) and the App around it."""
+    """The Cup (strict=False: a bug is logged and survived) and the App around it,
+    with the real UI (ui/ui.py) for the board's buttons unless `ui` is given."""
     from .app import App
     from .net.cup import Cup
     if random_bytes is None:
@@ -80,9 +81,10 @@ def make_app(hw, transport, store, clock, ui=None, sleep=None, out=None, random_
         name = raw.decode() if raw else "cup%02x%02x" % (transport.address[4], transport.address[5])
     cup = Cup(transport.address, store, random_bytes, name, max_cups=transport.max_cups, strict=False)
     if ui is None:
-        from .textui import TextUi
-        names = hw.board.button_names() if hw is not None and hw.board is not None else ()
-        ui = TextUi(names)
+        from .ui.ui import Ui
+        from .ui.controls import BOARD4
+        names = hw.board.button_names() if hw is not None and hw.board is not None else BOARD4
+        ui = Ui(names)    # (the App hands it the language kept in flash: on_setting)
     return App(hw, cup, ui, transport, clock, sleep=sleep, store=store, out=out)
 
 

@@ -5,8 +5,11 @@
 asked, and runs `firmware/main.py` itself -- safe mode, then the app with the real
 ESP-NOW transport over the fake driver (tests/fakes), FileStore in a temporary folder
 -- for `run_ms` of emulated time while `plan` acts on the outside: presses, screen
-snapshots, heap readings. Returns a Run: serial lines, JSON events, screens (read back
-as text from the emulated SSD1306's RAM by matching the 8x8 font), heap figures.
+snapshots, heap readings. Returns a Run: serial lines, JSON events, screens, heap
+figures. A screen snapshot of the app says which screen the UI shows (ui/screens.py
+pick), what its Scene holds (menu keys, cursor, code, players) and whether the emulated
+SSD1306's RAM holds exactly what `screens.draw` makes of that Scene; before the app
+(the self-test) it is read back as text by matching the 8x8 font.
 
 Runtimes: the unix wheel (64-bit, firmware as .mpy from build/mpy: all code in the
 heap, so it needs far more than an ESP32's 110 KB: `HEAP`) or the 32-bit build with the
@@ -18,7 +21,7 @@ from pathlib import Path
 
 from dicecup_host import bundle, emu, mpy
 
-HEAP = "448K"           # the 64-bit wheel: all code as .mpy in the heap (~370 KB used in the lobby)
+HEAP = "768K"           # the 64-bit wheel: all code as .mpy in the heap (~540 KB used in the lobby)
 FW32_HEAP = "140K"     # the ESP32's 110 KB plus the emulation (as tests/hw EMU_HEAP)
 FAKES = mpy.ROOT / "tests" / "fakes"
 MAIN = mpy.FIRMWARE / "main.py"
@@ -69,6 +72,7 @@ class Outside:
         self.shots = []
         self.mem = []
         self.g = glyphs()          # made before the cup runs: part of the base heap
+        self.app = None            # the App once made (appboot.make_app, hooked)
         w.timed.append(self)
 
     def pin(self, name):
@@ -91,11 +95,28 @@ class Outside:
                 self.mem.append((arg, gc.mem_alloc(), gc.mem_free()))
 
     def shot(self, t, name):
-        self.shots.append((t, name, int(self.oled.on), "|".join(read_screen(self.oled.ram, self.g))))
+        s = {"name": name, "t": t, "on": int(self.oled.on)}
+        ui = self.app.ui if self.app is not None else None
+        if ui is None:
+            s["rows"] = read_screen(self.oled.ram, self.g)
+        else:
+            from dicecup.ui import screens
+            buf = bytearray(len(self.oled.ram))
+            sc = ui.sc
+            s["screen"] = screens.draw(buf, sc)
+            s["same"] = buf == self.oled.ram
+            s["mode"] = ui.mode
+            s["menu"] = list(sc.menu)
+            s["cursor"] = sc.cursor
+            s["code"] = sc.code
+            s["players"] = list(sc.players)
+            buf = None
+        self.shots.append(s)
 
     def report(self):
-        for t, name, on, rows in self.shots:
-            print("--screen-- %%s %%d %%d %%s" %% (name, t, on, rows))
+        import json
+        for s in self.shots:
+            print("--screen-- " + json.dumps(s))
         for name, used, free in self.mem:
             print("--mem-- %%s %%d %%d" %% (name, used, free))
 """
@@ -121,6 +142,12 @@ if %(safe)r:
     p, a = out.pin(b.buttons[b.safe_button].name)
     w.press(p, a)
 from dicecup import appboot
+_make_app = appboot.make_app
+
+def _made(*a, **k):
+    out.app = _make_app(*a, **k)   # the outside looks at the app's screen state
+    return out.app
+appboot.make_app = _made
 appboot.RUN_MS = %(run_ms)d
 appboot.SELFTEST_MS = %(selftest_ms)d
 appboot.STORE_ROOT = %(store)r
@@ -164,28 +191,44 @@ out.mem.append(("hardware", gc.mem_alloc(), gc.mem_free()))
 from dicecup import appboot, bots
 from dicecup.net.store import FileStore
 app = appboot.make_app(hw, appboot.NoRadio(), FileStore(%(store)r), w.now, out=sys.stdout.write)
+out.app = app
 gc.collect()
 out.mem.append(("app", gc.mem_alloc(), gc.mem_free()))
 ui = app.ui
 
 from dicecup.net.sim import Rng   # the firmware's seeded xorshift, the same on every runtime
+try:
+    from dicecup_host.emu import thumb   # frozen (the 32-bit build, once it freezes it)
+except ImportError:
+    import thumb
+player = thumb.Player(b.button_names(), Rng(7))
+th = player.thumb
+gc.collect()
+out.mem.append(("person", gc.mem_alloc(), gc.mem_free()))
 
-async def press(name):
-    s = b.buttons[b.button_names().index(name)]
-    w.press(s.pin, s.active)
+async def gesture(g):
+    kind, mask = g
+    if kind == thumb.SHAKE:
+        SHAKE["t0"] = w.now()
+        await asyncio.sleep_ms(2000)
+        return
+    pins = [b.buttons[i] for i in range(len(b.buttons)) if mask >> i & 1]
+    for s in pins:
+        w.press(s.pin, s.active)
+        await asyncio.sleep_ms(30)
+    await asyncio.sleep_ms(800 if kind == 2 else 60)   # LONG: past the 700 ms
+    for s in pins:
+        w.release(s.pin)
     await asyncio.sleep_ms(60)
-    w.release(s.pin)
-    await asyncio.sleep_ms(60)
 
-async def goto(k):
-    while ui.items and ui.cursor != k:
-        await press("right")
-
-async def choose(prefix):
-    for k in range(len(ui.items)):
-        if ui.items[k][0].startswith(prefix):
-            await goto(k)
-            await press("ok")
+async def pick(key):
+    for _ in range(12):
+        g = th.pick(ui, key)
+        if g is None:
+            return False
+        on = ui.sc.menu[ui.sc.cursor] == key
+        await gesture(g)
+        if on:
             return True
     return False
 
@@ -196,39 +239,35 @@ async def until(cond, ms):
     return cond()
 
 async def person():
-    rng = Rng(7)
     await asyncio.sleep_ms(500)
     gc.collect()
     out.mem.append(("boot", gc.mem_alloc(), gc.mem_free()))
-    await choose("new " + %(rules)r)
-    await until(lambda: ui.mode == "master", 3000)
-    await choose("add a bot")
-    await until(lambda: ui.rows[2] == "players 2", 3000)
-    await choose("start")
-    await until(lambda: ui.mode == "game", 5000)
-    shakes = acts = 0
-    while ui.mode == "game" and ui.view is not None and ui.view.need != "over" and w.now() - out.t0 < %(limit)d:
-        if ui.shaking():
-            SHAKE["t0"] = w.now()
-            shakes += 1
-            await asyncio.sleep_ms(2000)
-        elif ui.view.mine and ui.items:
-            a = bots.act(ui.view, rng)
-            k = 0
-            for i in range(len(ui.items)):
-                if ui.items[i][1] == ("act", a):
-                    k = i
-            await goto(k)
-            await press("ok")
-            acts += 1
-            await asyncio.sleep_ms(300)
-        else:
+    await pick("menu_create")
+    await pick(%(rules)r)
+    await until(lambda: ui.mode == "table", 3000)
+    if not await pick("table_add_bot"):
+        app.request(("bot", "bot1"))       # (the table screen has no bot item yet)
+    await until(lambda: len(ui.sc.players) == 2, 3000)
+    await gesture(th.start(ui))
+    await until(lambda: ui.mode == "play", 5000)
+    while ui.sc.view is None or ui.sc.view.winner is None:
+        if w.now() - out.t0 >= %(limit)d:
+            break
+        g = player.next(ui)
+        if g is None:
             await asyncio.sleep_ms(100)
+            continue
+        player.did(g)
+        await gesture(g)
     await asyncio.sleep_ms(500)
     gc.collect()
     out.mem.append(("game", gc.mem_alloc(), gc.mem_free()))
     out.shot(w.now() - out.t0, "end")
-    print("--played-- %%d %%d %%d %%d" %% (shakes, acts, app.rolls, w.now() - out.t0))
+    moves = 0
+    for k in thumb.SENT:
+        if k != "with_bid":
+            moves += player.sent[k]
+    print("--played-- %%d %%d %%d %%d %%d" %% (player.shakes, moves, app.rolls, w.now() - out.t0, player.presses))
     app.stop()
 
 async def main():
@@ -242,13 +281,14 @@ out.report()
 
 def game(board_name, rules="liars", fw32=False, heap=None, limit_ms=600000, timeout=600):
     """One player (buttons, shakes) and one bot at a master cup with no radio, inside
-    MicroPython: heap readings after boot and after the game. Returns a Run (its
-    `played`: shakes, moves, rolls, emulated ms)."""
+    MicroPython, the player by emu/thumb.py's Player (a bot's moves made by buttons):
+    heap readings after boot and after the game. Returns a Run (its `played`: shakes,
+    moves, rolls, emulated ms, presses)."""
     path = bundle.BOARDS / (board_name + ".json")
     with tempfile.TemporaryDirectory() as store:
-        extra = [str(bundle.drivers_mpy_dir())]
-        if not fw32:
-            extra = [str(emu.build_mpy())] + extra
+        # the emulation as .mpy: all of it on the 64-bit wheel; on the 32-bit build only
+        # what it does not freeze is looked up there (the thumb, unless frozen)
+        extra = [str(emu.build_mpy()), str(bundle.drivers_mpy_dir())]
         code = GAME % {"extra": extra, "board": str(path), "store": store, "rules": rules,
                        "limit": limit_ms}
         if fw32:
@@ -265,7 +305,7 @@ class Run:
         self.stderr = stderr
         self.lines = stdout.splitlines()
         self.events = []
-        self.screens = {}     # name -> (t, on, [8 rows])
+        self.screens = {}     # name -> the snapshot (Outside.shot): t, on, screen, same, ...
         self.mem = {}         # name -> (used, free)
         self.returned = None
         self.played = None
@@ -277,8 +317,8 @@ class Run:
                 except ValueError:
                     pass
             elif ln.startswith("--screen-- "):
-                _, name, t, on, rows = ln.split(" ", 4)
-                self.screens[name] = (int(t), bool(int(on)), rows.split("|"))
+                shot = json.loads(ln[len("--screen-- "):])
+                self.screens[shot["name"]] = shot
             elif ln.startswith("--mem-- "):
                 _, name, used, free = ln.split()
                 self.mem[name] = (int(used), int(free))

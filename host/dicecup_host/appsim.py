@@ -5,13 +5,17 @@ scripted person who only presses the emulated buttons and shakes the emulated cu
     table = AppTable(["esp32-devkitc", "xiao-esp32c3"], seed=3)
     result = table.play("liars", limit_ms=600000)     # create, join, start, play out
 
+    total = run_batch(4, "perudo", {"calza_anyone": True}, games=3, seed=1)   # `--drive buttons`
+
 Each cup: its own emulated world (LIS3DH, SSD1306, buttons on the board file's pins),
 `hardware.open` exactly as on a cup, a FileStore-like flash (MemStore), a radio on the
-medium, TextUi, and the App with all its tasks. The person (`Person`) reads what a
-player reads -- the TextUi's rows, mode and cursor, the master's join code off its
-screen -- and answers with presses (held 60 ms) and shakes (a motion trace from the
-library, fed through the board's mounting, so the real ShakeToRoll and detector decide
-the roll). Decisions come from dicecup.bots on the seat's View, as a player's would.
+medium, the real UI (ui/ui.py) and the App with all its tasks. The person at it
+(`Person`) reads what a player reads -- the screen's menu and cursor, the master's join
+code, the button model's focus and bid being composed -- and answers with gestures
+(emu/thumb.py: presses held 60 ms, long presses, both at once) on the emulated pins and
+shakes (a motion trace from the library, fed through the board's mounting, so the real
+ShakeToRoll and detector decide the roll). Moves come from dicecup.bots on the seat's
+View, as a player's would.
 """
 import asyncio
 import random
@@ -21,9 +25,11 @@ from dicecup.net.store import MemStore
 from dicecup.net.transport import Transport
 
 from dicecup_host import bundle, emu, traces, vloop
+from dicecup_host.emu.thumb import SHAKE, Player
 
 SHAKE_TRACE = "shake-short-01.txt"
 PRESS_MS = 60
+LONG_MS = 800          # held past hw/buttons.py's 700 ms: a long press
 BATTERY_V = 3.9
 GAP_MS = 60
 
@@ -68,6 +74,8 @@ class AppRadio(Transport):
 class AppCup:
     """One emulated cup running the App."""
 
+    on = True      # (simrun's checks read a cup's power, id and log as a Cluster's)
+
     def __init__(self, table, i, board_name):
         from dicecup.appboot import make_app
         from dicecup.hw import board as fw_board
@@ -85,12 +93,14 @@ class AppCup:
         self.hw = hardware.open(self.path, clock=lambda: clock.now, out=self.out.append)
         addr = bytes((0x02, 0xD1, 0xCE, 0, 1, i + 1))
         self.radio = AppRadio(table.medium, addr)
+        self.addr = self.radio.address
         self.store = MemStore()
         rng = random.Random(table.seed * 7919 + i)
         self.app = make_app(self.hw, self.radio, self.store, lambda: clock.now,
                             out=self._serial, random_bytes=rng.randbytes,
                             name=table.names[i])
         self.ui = self.app.ui
+        self.cup = self.app.cup
         self._line = []
 
     def _serial(self, s):
@@ -99,26 +109,40 @@ class AppCup:
             self.serial.append("".join(self._line)[:-1])
             self._line = []
 
-    def pin(self, name):
-        return self.board.buttons[self.board.button_names().index(name)].pin
+    def names(self):
+        return self.board.button_names()
+
+    def _button(self, name):
+        return self.board.buttons[self.names().index(name)]
 
     async def press(self, name, hold_ms=PRESS_MS):
-        w = self.world
-        active = self.board.buttons[self.board.button_names().index(name)].active
-        w.press(self.pin(name), active)
+        b = self._button(name)
+        self.world.press(b.pin, b.active)
         await asyncio.sleep(hold_ms / 1000)
-        w.release(self.pin(name))
+        self.world.release(b.pin)
         await asyncio.sleep(GAP_MS / 1000)
 
     async def both(self, a, b):
         w = self.world
-        w.press(self.pin(a))
+        pa, pb = self._button(a), self._button(b)
+        w.press(pa.pin, pa.active)
         await asyncio.sleep(0.03)
-        w.press(self.pin(b))
+        w.press(pb.pin, pb.active)
         await asyncio.sleep(0.1)
-        w.release(self.pin(a))
-        w.release(self.pin(b))
+        w.release(pa.pin)
+        w.release(pb.pin)
         await asyncio.sleep(GAP_MS / 1000)
+
+    async def gesture(self, kind, mask):
+        """A hw/buttons.py event made on the pins: PRESS, LONG (held LONG_MS) or BOTH,
+        `mask` a bit per button in board order; or emu/thumb.py's SHAKE."""
+        from dicecup.hw.buttons import BOTH, LONG
+        if kind == SHAKE:
+            return await self.shake()
+        names = [self.names()[k] for k in range(len(self.names())) if mask >> k & 1]
+        if kind == BOTH:
+            return await self.both(names[0], names[1])
+        await self.press(names[0], LONG_MS if kind == LONG else PRESS_MS)
 
     async def shake(self):
         """Shake the cup and set it down: a library trace, through the mounting."""
@@ -127,89 +151,102 @@ class AppCup:
         rig.cup_trace(self.acc, self.board, tr.samples, tr.rate_hz)
         await asyncio.sleep(tr.duration_ms() / 1000 + 0.2)
 
-    def screen_rows(self):
-        return list(self.ui.rows)
+    def screen(self):
+        """The screen the UI shows now, by name (ui/screens.py pick)."""
+        from dicecup.ui.screens import pick
+        return pick(self.ui.sc)
+
+    def ui_drawn(self):
+        """What ui/screens.py draws of the UI's Scene now (to hold against the OLED)."""
+        from dicecup.ui import fb, screens
+        buf = fb.new()
+        screens.draw(buf, self.ui.sc)
+        return buf
 
 
 class Person:
-    """A scripted player at one cup: reads the TextUi, presses buttons, shakes."""
+    """A person at one cup: the lobby by menu keys and the code read off the master's
+    screen, a game by emu/thumb.py's Player (a bot's moves, made by buttons), shaking
+    when the screen asks. `shake_ms`: the hand shakes that long after the cup asked."""
 
-    def __init__(self, cup, rng, role=None):
+    def __init__(self, cup, rng, shake_ms=0):
         self.cup = cup
-        self.rng = rng
-        self.role = role          # "master" / "joiner" / None (just play)
-        self.presses = 0
-        self.shakes = 0
-        self.acted = 0
+        self.player = Player(cup.names(), rng)
+        self.thumb = self.player.thumb
+        self.shake_ms = shake_ms
 
-    async def choose(self, label_start):
-        """Move the cursor to the first item whose label starts so, and press ok."""
+    @property
+    def presses(self):
+        return self.player.presses
+
+    @property
+    def shakes(self):
+        return self.player.shakes
+
+    @property
+    def sent(self):
+        return self.player.sent
+
+    async def make(self, g):
+        if g[0] == SHAKE and self.shake_ms:
+            await asyncio.sleep(self.shake_ms / 1000)
+        self.player.did(g)
+        await self.cup.gesture(*g)
+
+    async def pick(self, key, tries=20):
+        """A menu item by its key (thumb.pick): True once ok was pressed on it."""
         ui = self.cup.ui
-        for _ in range(3):
-            idx = [k for k in range(len(ui.items)) if ui.items[k][0].startswith(label_start)]
-            if not idx:
+        for _ in range(tries):
+            i = ui.sc.cursor
+            g = self.thumb.pick(ui, key)
+            if g is None:
                 return False
-            await self.goto(idx[0])
-            if ui.items and ui.cursor < len(ui.items) and ui.items[ui.cursor][0].startswith(label_start):
-                await self.press("ok")
+            on = ui.sc.menu[i] == key if i < len(ui.sc.menu) else False
+            await self.make(g)
+            if on:
                 return True
         return False
 
-    async def goto(self, k):
-        ui = self.cup.ui
-        n = len(ui.items)
-        if not n:
-            return
-        right = (k - ui.cursor) % n
-        left = (ui.cursor - k) % n
-        name, times = ("right", right) if right <= left else ("left", left)
-        for _ in range(times):
-            await self.press(name)
-
-    async def press(self, name):
-        self.presses += 1
-        await self.cup.press(name)
+    async def create(self, rules):
+        """A new table: "create", then the game."""
+        return await self.pick("menu_create") and await self.pick(rules)
 
     async def type_code(self, code):
-        for d in code:
-            for _ in range(int(d)):
-                await self.press("right")
-            await self.press("ok")
+        """"join", then the code digit by digit; True once the fourth went in."""
+        ui = self.cup.ui
+        if not await self.pick("menu_join"):
+            return False
+        for _ in range(60):
+            if ui.sc.screen != "code":
+                return True
+            g = self.thumb.code(ui, code)
+            if g is None:
+                return False
+            await self.make(g)
+        return False
+
+    async def start(self):
+        g = self.thumb.start(self.cup.ui)
+        if g is None:
+            return False
+        await self.make(g)
+        return True
 
     async def play(self, done):
-        """Until done(): shake when asked, act on my turn. Dix mille's bank-or-roll is
-        decided first (a shake there rolls on; banking is a move)."""
-        from dicecup import bots
-        from dicecup.engine.actions import kind
+        """Until done(): the next gesture of the game, or a look again in 100 ms."""
         ui = self.cup.ui
         while not done():
-            await asyncio.sleep(0.1)
-            if ui.mode not in ("game",):
+            g = self.player.next(ui)
+            if g is None:
+                await asyncio.sleep(0.1)
                 continue
-            v = ui.view
-            want = None
-            if v is not None and v.mine and v.need == "bank-or-roll":
-                want = bots.act(v, self.rng)
-                if want is not None and kind(want) == "roll":
-                    want = None
-                    self.shakes += 1
-                    await self.cup.shake()
-                    continue
-            elif ui.shaking():
-                self.shakes += 1
-                await self.cup.shake()
-                continue
-            if not ui.items or v is None or not v.mine:
-                continue
-            if want is None:
-                want = bots.act(v, self.rng)
-            idx = [k for k in range(len(ui.items)) if ui.items[k][1] == ("act", want)]
-            k = idx[0] if idx else 0
-            await self.goto(k)
-            if ui.items and ui.cursor == k:
-                self.acted += 1
-                await self.press("ok")
-                await asyncio.sleep(0.3)
+            await self.make(g)
+
+
+def default_options(rules):
+    """The rule set's options as RULES.md names them, at their defaults."""
+    from dicecup.engine import new_game
+    return dict(new_game(rules, 1 if rules == "dixmille" else 2, {}, opener=0).options())
 
 
 class AppTable:
@@ -217,15 +254,16 @@ class AppTable:
 
     NAMES = ("ana", "ben", "cy", "dee", "eli", "fay")
 
-    def __init__(self, boards, seed=1, loss=0.0, latency_ms=5):
+    def __init__(self, boards, seed=1, loss=0.0, latency_ms=5, dup=0.0, reorder=0.0, shake_ms=0):
         emu.install()
         self.seed = seed
         self.clock = Clock()
-        self.medium = Medium(self.clock, rng=seed, loss=loss, latency_ms=latency_ms)
+        self.medium = Medium(self.clock, rng=seed, loss=loss, dup=dup, reorder=reorder, latency_ms=latency_ms)
         self.names = self.NAMES
         self.trace = traces.load(traces.library_dir() / "lib" / SHAKE_TRACE)
         self.cups = [AppCup(self, i, b) for i, b in enumerate(boards)]
-        self.people = [Person(c, random.Random(seed * 31 + c.i)) for c in self.cups]
+        self.people = [Person(c, random.Random(seed * 31 + c.i), shake_ms) for c in self.cups]
+        self.requested = []      # lobby steps the master's screen had no item for, asked directly
         # The fake ADC reads the world made last (machine.ADC is made per reading):
         # give it every cup's battery pin.
         from dicecup_host.emu import world
@@ -254,32 +292,59 @@ class AppTable:
             await asyncio.sleep(step)
         return cond()
 
-    async def lobby(self, rules):
-        """Cup 0 creates a table, the others join it, cup 0 starts: all by buttons."""
+    async def lobby(self, rules, options=None, bots=0):
+        """Cup 0 creates a table, the others join it with the code read off cup 0's
+        screen, cup 0 sets the options, seats `bots` bots and starts: all by buttons
+        where the master's table screen has the item (table_opt_<name>, table_add_bot);
+        what it lacks is asked of the app directly and noted in `requested`."""
         host = self.cups[0]
         people = self.people
-        if not await people[0].choose("new " + rules):
-            raise RuntimeError("no 'new %s' on the first cup's screen: %r" % (rules, host.ui.rows))
-        if not await self._until(lambda: host.ui.mode == "master" and host.ui.rows[1].startswith("code"), 3000):
-            raise RuntimeError("the table was not created: %r" % host.ui.rows)
-        code = host.ui.rows[1].split()[1]          # read off the master's screen
+        if not await people[0].create(rules):
+            raise RuntimeError("no %r on the first cup's menu: %r" % (rules, host.ui.sc.menu))
+        if not await self._until(lambda: host.ui.mode == "table" and host.ui.sc.code, 3000):
+            raise RuntimeError("the table was not created: %s" % host.screen())
+        code = host.ui.sc.code                      # read off the master's screen
         for k in range(1, len(self.cups)):
             c = self.cups[k]
-            if not await self._until(lambda: any(x[0] == "join ana" for x in c.ui.items), 5000):
-                raise RuntimeError("cup %d hears no table: %r" % (k, c.ui.rows))
-            await people[k].choose("join ana")
-            await people[k].type_code(code)
-            if not await self._until(lambda: c.ui.mode == "lobby", 10000):
-                raise RuntimeError("cup %d did not join: %r" % (k, c.ui.rows))
+            if not await self._until(lambda: c.ui.lobby is not None and c.ui.lobby.tables, 5000):
+                raise RuntimeError("cup %d hears no table" % k)
+            if not await people[k].type_code(code):
+                raise RuntimeError("cup %d could not type the code" % k)
+            if not await self._until(lambda: c.ui.mode == "table", 10000):
+                raise RuntimeError("cup %d did not join: %s" % (k, c.screen()))
         n = len(self.cups)
-        if not await self._until(lambda: host.ui.rows[2] == "players %d" % n, 5000):
-            raise RuntimeError("the master does not see every player: %r" % host.ui.rows)
-        await people[0].choose("start")
+        if not await self._until(lambda: len(host.ui.sc.players) == n, 5000):
+            raise RuntimeError("the master does not see every player: %r" % (host.ui.sc.players,))
+        await self._options(rules, options or {})
+        for b in range(bots):
+            if not await people[0].pick("table_add_bot"):
+                self.requested.append("bot")
+                host.app.request(("bot", "bot%d" % (b + 1)))
+            await self._until(lambda: len(host.ui.sc.players) == n + b + 1, 3000)
+        if not await people[0].start():
+            raise RuntimeError("the master's screen has no start: %s" % host.screen())
 
-    async def _main(self, rules, limit_ms, after):
+    async def _options(self, rules, options):
+        """Options that differ from the defaults: toggled by their table item where
+        every one has one, else set with one ("rules", ...) request."""
+        defaults = default_options(rules)
+        change = [(k, v) for k, v in sorted(options.items()) if defaults.get(k) != v]
+        if not change:
+            return
+        host = self.cups[0]
+        keys = ["table_opt_" + k for k, v in change]
+        if all(isinstance(v, bool) and k in host.ui.sc.menu for k, (_, v) in zip(keys, change)):
+            for k in keys:
+                await self.people[0].pick(k)
+        else:
+            self.requested.append("options")
+            host.app.request(("rules", rules, options))
+        await asyncio.sleep(0.3)
+
+    async def _main(self, rules, limit_ms, after, options, bots):
         for c in self.cups:
             c.app.start()
-        await self.lobby(rules)
+        await self.lobby(rules, options, bots)
         players = [asyncio.ensure_future(p.play(self.finished)) for p in self.people]
         ok = await self._until(self.finished, limit_ms, step=0.2)
         await asyncio.sleep(0.3)      # the last screens drawn
@@ -292,10 +357,11 @@ class AppTable:
         await asyncio.sleep(0.01)
         return ok
 
-    def play(self, rules="liars", limit_ms=900000, after=None):
+    def play(self, rules="liars", limit_ms=900000, after=None, options=None, bots=0):
         """Create (cup 0, by buttons), join (the others, typing the code read off cup 0's
-        screen), start, play until every cup shows the game over. True if it finished."""
-        return vloop.run(self.clock, self._main(rules, limit_ms, after), self.advance)
+        screen), options and bots, start, play until every cup shows the game over.
+        True if it finished."""
+        return vloop.run(self.clock, self._main(rules, limit_ms, after, options, bots), self.advance)
 
     def run(self, script):
         """Start every cup's app, run `await script(table)` on the simulated clock, stop
@@ -313,3 +379,57 @@ class AppTable:
 
     def close(self):
         emu.uninstall()
+
+
+BOARDS = ("esp32-devkitc", "xiao-esp32c3", "esp32-s3-devkitc-1")   # cups take them in turn
+GAME_LIMIT_MS = 3 * 3600 * 1000
+
+
+def run_batch(cups, rules, options, games, seed, loss=0.0, bots=0, game_index=None, report=None,
+              shake_ms=0, trace=None, limit_ms=GAME_LIMIT_MS):
+    """`dicecup sim --headless --drive buttons`: G seeded games of AppTables (game i
+    seed S+i), every seat a cup played by buttons and shakes (cups take the boards of
+    BOARDS in turn: a 4-button board and the 3-button XIAO from two cups on). Each game
+    is checked as simrun checks a Cluster's (replicas agree, every log re-checks, one
+    history, no hidden die on air before its reveal; no reference run: a person's
+    timing, not the seed alone, decides a game). The summary has simrun.SUMMARY's keys
+    plus presses, shakes, the moves sent by buttons (`sent`) and `requested` (lobby
+    steps the master's screen had no item for)."""
+    from . import checker, simrun
+    total = dict((k, 0) for k in simrun.SUMMARY)
+    total.update({"presses": 0, "shakes": 0, "requested": 0, "sent": {}})
+    dup = loss / 5 if loss else 0.0
+    reorder = loss / 3 if loss else 0.0
+    indices = [game_index] if game_index is not None else range(games)
+    for i in indices:
+        s = seed + i
+        t = AppTable([BOARDS[k % len(BOARDS)] for k in range(cups)], seed=s, loss=loss, dup=dup,
+                     reorder=reorder, shake_ms=shake_ms)
+        try:
+            try:
+                finished = t.play(rules, limit_ms=limit_ms, options=options, bots=bots)
+                why = []
+            except RuntimeError as e:      # the lobby failed: a game not finished
+                finished, why = False, [str(e)]
+            ok, reasons = simrun.check_game(t, final=finished)
+            counts = simrun.game_counts(t)
+            leaks = checker.hidden_leaks(t.medium.trace, dict((c.i, c.serial) for c in t.cups))
+            simrun._add(total, counts, finished, ok, len(simrun._public(t, ("master",))), leaks)
+            presses = sum(p.presses for p in t.people)
+            shakes = sum(p.shakes for p in t.people)
+            total["presses"] += presses
+            total["shakes"] += shakes
+            total["requested"] += len(t.requested)
+            for p in t.people:
+                for k, n in p.sent.items():
+                    total["sent"][k] = total["sent"].get(k, 0) + n
+            if report is not None:
+                status = "ok" if ok and finished and not leaks else "FAIL"
+                report("game %d (seed %d): %s, %d presses, %d shakes, %d frames, %d dropped, %d retransmits%s" % (
+                    i, s, status, presses, shakes, counts["frames"], counts["dropped"], counts["retransmits"],
+                    "".join("; " + r for r in why + reasons + leaks[:3])))
+            if trace and game_index is not None:
+                t.medium.save_trace(trace)
+        finally:
+            t.close()
+    return total

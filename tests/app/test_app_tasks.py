@@ -85,13 +85,13 @@ def test_a_ui_that_raises_is_logged_and_the_cup_goes_on(app_table):
 
     async def script(t):
         await ms(500)
-        await t.people[0].choose("new perudo")   # the create emits "joined": the UI raises
+        await t.people[0].create("perudo")   # the create emits "joined": the UI raises
         await ms(1000)
     t.run(script)
     errs = internal(c)
     assert [e["where"] for e in errs] == ["ui.on_event"]
     assert "internal" not in seen     # the UI is not handed its own failure (no loop)
-    assert c.app.cup.is_master() and c.ui.mode == "master"
+    assert c.app.cup.is_master() and c.screen() == "table"
 
 
 def test_idle_turns_the_display_off_and_a_shake_or_a_button_wakes_it(app_table):
@@ -115,13 +115,13 @@ def test_idle_turns_the_display_off_and_a_shake_or_a_button_wakes_it(app_table):
         out["shaken"] = (c.app.idle, c.oled.on, c.acc.odr())
         await ms(appmod.IDLE_MS + 1000)
         out["idle2"] = (c.app.idle, c.oled.on)
-        cursor = c.ui.cursor
+        cursor = c.ui.sc.cursor
         await c.press("right")                # a button wakes it; that press only wakes
         await ms(200)
-        out["pressed"] = (c.app.idle, c.oled.on, c.ui.cursor == cursor, len(got))
+        out["pressed"] = (c.app.idle, c.oled.on, c.ui.sc.cursor == cursor, len(got))
         await c.press("right")
         await ms(200)
-        out["again"] = (c.ui.cursor == cursor, len(got))
+        out["again"] = (c.ui.sc.cursor == cursor, len(got))
     t.run(script)
     assert out["before"] == (False, True)
     assert out["idle"] == (True, False, 0x2A, 25)   # screen off, LIS3DH armed for activity at 25 Hz
@@ -147,7 +147,7 @@ def test_idle_slows_the_radio_with_a_table_and_stops_it_without(app_table):
         await ms(10000)
         out["idle alone"] = c.app.steps - s
         await c.press("ok")                   # wake ...
-        await t.people[0].choose("new perudo")   # ... and be the master of a table
+        await t.people[0].create("perudo")    # ... and be the master of a table
         s = c.app.steps
         await ms(1000)
         out["awake master"] = c.app.steps - s
@@ -170,7 +170,7 @@ def test_never_idle_while_a_game_is_on(app_table):
 
     async def script(t):
         await t.lobby("liars")
-        await t._until(lambda: all(c.ui.mode == "game" for c in t.cups), 5000)
+        await t._until(lambda: all(c.ui.mode == "play" for c in t.cups), 5000)
         end = t.clock.now + appmod.IDLE_MS + 60000
         while t.clock.now < end and not t.finished():
             assert not any(c.app.idle for c in t.cups)
@@ -196,18 +196,26 @@ def test_requests_refused_with_a_code(app_table):
     assert codes == ["start:not-master", "join:no-table", "act:not-seated", "bot:not-master",
                      "fly:unknown", "leave:no-table"]
     assert all(e["action"] == -1 for e in events(c) if e["k"] == "rejected")
-    assert c.store.get("lang") == b"fr" and c.ui.lang == "fr"
+    assert c.store.get("lang") == b"fr" and c.ui.sc.lang == "fr"
 
 
-def test_the_language_kept_in_flash_reaches_the_ui_at_boot(app_table):
+@pytest.mark.parametrize("board", ["esp32-devkitc", "xiao-esp32c3"])
+def test_the_cup_starts_the_real_ui_for_its_buttons_in_the_language_kept_in_flash(app_table, board):
     from dicecup.appboot import make_app
-    from dicecup.textui import TextUi
-    t = app_table(["esp32-devkitc"])
+    from dicecup.hw.buttons import LONG
+    from dicecup.ui import fb
+    t = app_table([board])
     c = t.cups[0]
     c.store.put("lang", b"de")
-    ui = TextUi(c.board.button_names())
-    make_app(c.hw, c.radio, c.store, lambda: 0, ui=ui)
-    assert ui.lang == "de"
+    app = make_app(c.hw, c.radio, c.store, lambda: 0)
+    ui = app.ui
+    assert ui.sc.lang == "de" and ui.draw(fb.new()) == "menu"
+    assert ui.keys.names == list(c.board.button_names())
+    ui.on_buttons(PRESS, 1 << c.board.button_names().index("ok"))      # "create": the games
+    assert ui.mode == "game"
+    names = c.board.button_names()           # back: its own button, or (the XIAO) long left
+    back = (PRESS, 1 << names.index("back")) if "back" in names else (LONG, 1 << names.index("left"))
+    assert ui.on_buttons(*back) is None and ui.mode == "menu"
 
 
 def test_status_reaches_the_ui(app_table):
