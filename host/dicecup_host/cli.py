@@ -18,9 +18,30 @@ def cmd_sim(args):
     if args.attack and not args.headless:
         print("dicecup sim: --attack needs --headless", file=sys.stderr)
         return 2
+    if args.drive != "engine" and not args.headless:
+        print("dicecup sim: --drive %s needs --headless" % args.drive, file=sys.stderr)
+        return 2
     if args.headless:
         return sim_headless(args, options)
     return sim_narrated(args, options)
+
+
+# what only the engine-driven cups (cluster.py) can do: a cup played by buttons cannot
+DRIVE_ENGINE_ONLY = (("attack", "--attack"), ("kill_master", "--kill-master"), ("partition", "--partition"))
+
+
+def drive_buttons(args, options, report):
+    """`--drive buttons`: every seat a simulated cup whose person presses virtual
+    buttons and shakes the emulated accelerometer (appsim.run_batch); None when an
+    option cannot be honoured (said on stderr)."""
+    from . import appsim
+    for name, flag in DRIVE_ENGINE_ONLY:
+        if getattr(args, name):
+            print("dicecup sim: %s cannot be used with --drive buttons" % flag, file=sys.stderr)
+            return None
+    return appsim.run_batch(args.cups, args.rules, options, args.games, args.seed, loss=args.loss,
+                            bots=args.bots, game_index=args.game_index, report=report,
+                            shake_ms=args.shake_delay, trace=args.trace)
 
 
 def sim_headless(args, options):
@@ -31,17 +52,23 @@ def sim_headless(args, options):
             return 2
         args.game_index = 0
     report = None if args.json else print
-    total = simrun.run_batch(args.cups, args.rules, options, args.games, args.seed, loss=args.loss,
-                             kill_master=args.kill_master, bots=args.bots, game_index=args.game_index,
-                             trace=args.trace, report=report, shake_ms=args.shake_delay,
-                             partitions=args.partition or (), attacks=args.attack or ())
+    if args.drive == "buttons":
+        total = drive_buttons(args, options, report)
+        if total is None:
+            return 2
+    else:
+        total = simrun.run_batch(args.cups, args.rules, options, args.games, args.seed, loss=args.loss,
+                                 kill_master=args.kill_master, bots=args.bots, game_index=args.game_index,
+                                 trace=args.trace, report=report, shake_ms=args.shake_delay,
+                                 partitions=args.partition or (), attacks=args.attack or ())
     if args.json:
         print(json.dumps(total))
     else:
         print("%(games)d games: %(finished)d finished, %(consistent)d consistent, %(hidden_leaks)d hidden leaks, "
               "%(failovers)d failovers, %(away)d away, %(frames)d frames, %(dropped)d dropped, "
               "%(retransmits)d retransmits, largest frame %(max_frame_bytes)d B, "
-              "at most %(max_frames_per_s)d frames/s from one cup" % total)
+              "at most %(max_frames_per_s)d frames/s from one cup" % total
+              + (", %(presses)d presses, %(shakes)d shakes" % total if "presses" in total else ""))
         for kind, a in total.get("attacks", {}).items():
             print("attack %s: tried %d, succeeded %d (%d games, %d stalled, %d failed the honest checks)" % (
                 kind, a["tried"], a["succeeded"], a["games"], a["stalled"], a["honest_failed"]))
@@ -147,6 +174,10 @@ def build_parser():
                    help="with --headless: one seat is an adversary trying KIND all game (repeatable, or all): "
                         "%s; the summary gains per kind how often it was tried and succeeded, and the exit "
                         "status is 1 when any succeeded" % ", ".join(_kinds()))
+    s.add_argument("--drive", choices=("engine", "buttons"), default="engine",
+                   help="with --headless: engine (the cups' players act on the engine) or buttons (each seat a "
+                        "simulated cup running the app, its player pressing virtual buttons and shaking the "
+                        "emulated accelerometer)")
     s.set_defaults(func=cmd_sim)
     s.error = _one_line_error("dicecup sim")
     _plugins(sub)
