@@ -19,10 +19,10 @@ $(STAMP): pyproject.toml drivers.txt
 install: $(STAMP)
 
 test: install
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 test-fast: install
-	$(BIN)/python -m pytest -q -m "not heavy"
+	$(BIN)/python -m pytest -q -n auto -m "not heavy"
 
 sim: install
 	$(BIN)/dicecup sim --rules $(RULES) --cups $(CUPS) --seed $(SEED)

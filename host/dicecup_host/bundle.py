@@ -81,13 +81,10 @@ def driver_sources():
 
 
 def _cross(src, dst, name, arch=None):
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [mpy._tool("mpy-cross"), "-o", str(dst), "-s", name, str(src)]
-    if arch:
-        cmd.insert(1, "-march=" + arch)
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode:
-        raise BundleError("mpy-cross failed on %s: %s" % (src, r.stderr.strip()))
+    try:
+        mpy.cross(src, dst, name, arch)
+    except subprocess.CalledProcessError as e:
+        raise BundleError("mpy-cross failed on %s: %s" % (src, (e.stderr or "").strip()))
 
 
 def compile_drivers(out, arch=None):

