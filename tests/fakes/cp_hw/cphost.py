@@ -13,7 +13,6 @@
 """
 import contextlib
 import importlib.util
-import subprocess
 import sys
 from pathlib import Path
 
@@ -56,11 +55,11 @@ def circuitpython():
         sys.modules.update(saved)
 
 
-def _compile(cross, src, dst, name):
+def _compile(src, dst, name):
+    from dicecup_host import mpy
     if dst.exists() and dst.stat().st_mtime >= src.stat().st_mtime:
         return
-    subprocess.run([cross, "-o", str(dst), "-s", name + ".py", str(src)],
-                   check=True, capture_output=True, text=True)
+    mpy.cross(src, dst, name + ".py")
 
 
 def build_mpy(out=None):
@@ -68,13 +67,12 @@ def build_mpy(out=None):
     from dicecup_host import emu, mpy
     out = Path(out) if out else mpy.ROOT / "build" / "mpy-cp"
     out.mkdir(parents=True, exist_ok=True)
-    cross = mpy._tool("mpy-cross")
     for name in MPY_FAKES:
-        _compile(cross, FOLDER / (name + ".py"), out / (name + ".mpy"), name)
+        _compile(FOLDER / (name + ".py"), out / (name + ".mpy"), name)
     for name in EMU:
-        _compile(cross, emu.FOLDER / (name + ".py"), out / (name + ".mpy"), name)
+        _compile(emu.FOLDER / (name + ".py"), out / (name + ".mpy"), name)
     spec = importlib.util.find_spec("adafruit_framebuf")
-    _compile(cross, Path(spec.origin), out / "adafruit_framebuf.mpy", "adafruit_framebuf")
+    _compile(Path(spec.origin), out / "adafruit_framebuf.mpy", "adafruit_framebuf")
     return out
 
 
