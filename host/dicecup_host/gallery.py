@@ -16,7 +16,7 @@ from dicecup.hw.buttons import PRESS
 from dicecup.ui.controls import Controls
 from dicecup.ui.keymap import COMMANDS
 from dicecup.ui.screens import Scene
-from dicecup.ui.ui import Ui
+from dicecup.ui.ui import GAME_MENU, Ui
 
 NAMES = ["Ana", "Bernard", "Chiara", "Dolores"]
 
@@ -76,9 +76,10 @@ def _scene(g, seat, hands, lang, rules, **kw):
     sc.view = g.view(seat, hands[seat])
     sc.names = list(NAMES[:g.n])
     sc.battery = kw.pop("battery", 80)
-    c = Controls()
+    c = Controls(menu_size=len(GAME_MENU))
     c.update(sc.view)
     sc.controls = c
+    sc.game_menu = GAME_MENU
     for k in kw:
         setattr(sc, k, kw[k])
     return sc
@@ -212,6 +213,7 @@ def samples(lang):
     out.append(("rolloff-six", sc))
 
     out.append(("my-turn", _my_turn("perudo", lang)))
+    out.append(("game-menu", _my_turn("perudo", lang, ("menu", "next"))))
     out.append(("bid-entry", _my_turn("perudo", lang, ("ok",))))
     out.append(("bid-quantity", _my_turn("perudo", lang, ("ok", "next", "ok"))))
     out.append(("menteur-turn", _my_turn("menteur", lang)))
@@ -241,7 +243,7 @@ def samples(lang):
     g, hands = _played("liars", lambda g: g.need() == "bid" and not g.dice[0] and g.view(0).bid)
     out.append(("spectator", _scene(g, 0, hands, lang, "liars")))
     g, hands = _played("perudo", lambda g: g.winner() == 0)
-    out.append(("over-won", _scene(g, 0, hands, lang, "perudo")))
+    out.append(("over-won", _scene(g, 0, hands, lang, "perudo", master=True)))
     g, hands = _played("perudo", lambda g: g.winner() not in (None, 0))
     out.append(("over-lost", _scene(g, 0, hands, lang, "perudo")))
     g, hands = _played("perudo", lambda g: g.need() == "bid" and g.view(0).special and g.to_act() != 0)

@@ -29,7 +29,7 @@ PICKED = {
     "palifico": "bidding", "dixmille-keep": "dixmille",
     "lobby-table-option": "table", "lobby-table-member": "table", "toast-bot-mine": "bidding",
     "toast-back-mine": "bidding", "rolloff": "rolloff", "rolloff-tie": "rolloff", "rolloff-six": "rolloff",
-    "dixmille-kept": "dixmille", "dixmille-next": "dixmille", "dixmille-scores": "scores",
+    "dixmille-kept": "dixmille", "game-menu": "entry", "dixmille-next": "dixmille", "dixmille-scores": "scores",
 }
 
 

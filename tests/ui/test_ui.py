@@ -305,3 +305,21 @@ def test_at_game_over_ok_is_the_masters_rematch_and_back_leaves():
     assert screen(ui) == "over"
     assert ui.on_buttons(PRESS, OK) == [("start",)]
     assert ui.on_buttons(PRESS, BACK) == [("leave",)]
+    lb.role = "member"                                                 # a member waits for it
+    ui.on_lobby(lb)
+    assert ui.on_buttons(PRESS, OK) is None and ui.on_buttons(PRESS, BACK) == [("leave",)]
+
+
+def test_the_game_menu_is_drawn_over_the_game_and_leaves_the_table(monkeypatch):
+    g = new_game("liars", 3, {}, rng=random.Random(4), opener=1)
+    g.start_round()
+    ui = Ui()
+    ui.on_lobby(Lobby("member", "playing", seat=0, members=["Ana", "Ben", "Cy"], rules="liars"))
+    ui.on_view(g.view(0, [1, 2, 3, 4, 5]))
+    assert "Leave the table" not in drawn(ui, monkeypatch)[1]
+    ui.on_buttons(LONG, RIGHT)                                         # the menu gesture
+    seen = drawn(ui, monkeypatch)[1]
+    assert "Language: English" in seen and "Leave the table" in seen
+    ui.on_buttons(PRESS, RIGHT)
+    assert ui.on_buttons(PRESS, OK) == [("leave",)]
+    assert "Leave the table" not in drawn(ui, monkeypatch)[1]          # closed again

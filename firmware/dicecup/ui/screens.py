@@ -50,6 +50,8 @@ class Scene:
         self.options = ()      # lobby: the rule set's options, ((name, value), ...)
         self.rolloff = []      # Bluff: the roll-off's public rolls, [(seat, faces), ...] in order
         self.kept = []         # Dix mille: the dice kept this turn (since the last hot dice)
+        self.game_menu = ()    # in a game: the menu's keys (the button model's `menu` cursor)
+        self.master = False    # this cup is the table's master (game over: the rematch is its)
 
     # ----- strings -------------------------------------------------------------------
     def t(self, key, *args):
@@ -96,6 +98,9 @@ def draw(buf, sc):
     name = pick(sc)
     SCREENS[name](buf, sc)
     _status(buf, sc, name)
+    c = sc.controls
+    if not sc.screen and c is not None and c.focus == 4 and sc.game_menu:   # AT_MENU
+        _game_menu(buf, sc, c.menu)
     if not sc.link:
         _banner(buf, sc.t("link_lost"), sc.t("reconnecting"))
     elif not sc.quorum:
@@ -150,6 +155,20 @@ def _banner(buf, title, line):
 def _toast(buf, s):
     fb.fill_rect(buf, 0, 54, 128, 10, 1)
     text.centre(buf, s, 55, SMALL, inverse=True)
+
+
+def _game_menu(buf, sc, cursor):
+    """The game's menu (a long right / long back) over the screen: its items in a box,
+    the cursor's inverted; ok picks, back closes."""
+    items = sc.game_menu
+    h = len(items) * _LINE + 3
+    fb.fill_rect(buf, 0, 58 - h, 128, h + 6, 0)   # (a clear band above: no half-lines)
+    fb.rect(buf, 0, 63 - h, 128, h + 1)
+    for i in range(len(items)):
+        label = sc.t(items[i])
+        if items[i] == "menu_lang":      # "Language: English", as French spaces its colon
+            label += (" : " if sc.lang == "fr" else ": ") + sc.t("lang_name")
+        text.draw(buf, " " + label + " ", 2, 65 - h + i * _LINE, BIG, inverse=(i == cursor))
 
 
 def _face(sc, f):
@@ -561,8 +580,11 @@ def _over(buf, sc):
     else:
         text.centre(buf, sc.t("game_over"), 14, BIG)
         text.centre(buf, sc.t("wins", sc.name(w)), 28, BIG)
-    text.centre(buf, sc.t("rematch"), 42, BIG)
-    text.right(buf, sc.t("btn_rematch"), 56, SMALL, inverse=True)
+    if sc.master:
+        text.centre(buf, sc.t("rematch"), 42, BIG)
+        text.right(buf, sc.t("btn_rematch"), 56, SMALL, inverse=True)
+    else:
+        text.centre(buf, sc.t("wait_start"), 42, BIG)
     text.draw(buf, sc.t("btn_leave"), 0, 56, SMALL)
 
 

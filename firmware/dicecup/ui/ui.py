@@ -44,6 +44,7 @@ class Ui:
         self.sc.menu = MENU
         self.sc.screen = "menu"
         self.sc.controls = self.controls
+        self.sc.game_menu = GAME_MENU
         self.lobby = None
         self.order = []        # member ids in seat order (the `seats` event)
         self.dirty = True
@@ -80,6 +81,7 @@ class Ui:
         self.lobby = lobby
         sc = self.sc
         sc.rules = lobby.rules
+        sc.master = lobby.role == "master"
         opts = getattr(lobby, "options", None)     # (a Lobby that carries them)
         if opts is not None:
             self.options = (lobby.rules, [(o[0], o[1]) for o in opts])
