@@ -3,15 +3,20 @@ and the golden-image tests compare.
 
 Each sample plays a real engine game (seeded) to the moment the screen is for, takes
 the seat's View from it and fills a `Scene` the way the cup's UI does; the button
-model is the real one (ui/controls.py), driven by its commands.
+model is the real one (ui/controls.py), driven by its commands. The table's screens
+come from the real UI (ui/ui.py) fed the table's events and a Lobby, its menu moved by
+button presses.
 """
 import random
 
 from dicecup.engine import new_game
-from dicecup.engine.actions import CHALLENGE, roll
+from dicecup.engine.actions import BANK, CHALLENGE, keep, roll
+from dicecup.events import Event
+from dicecup.hw.buttons import PRESS
 from dicecup.ui.controls import Controls
 from dicecup.ui.keymap import COMMANDS
 from dicecup.ui.screens import Scene
+from dicecup.ui.ui import GAME_MENU, Ui
 
 NAMES = ["Ana", "Bernard", "Chiara", "Dolores"]
 
@@ -71,9 +76,10 @@ def _scene(g, seat, hands, lang, rules, **kw):
     sc.view = g.view(seat, hands[seat])
     sc.names = list(NAMES[:g.n])
     sc.battery = kw.pop("battery", 80)
-    c = Controls()
+    c = Controls(menu_size=len(GAME_MENU))
     c.update(sc.view)
     sc.controls = c
+    sc.game_menu = GAME_MENU
     for k in kw:
         setattr(sc, k, kw[k])
     return sc
@@ -90,6 +96,73 @@ def _my_turn(rules, lang, commands=(), **kw):
     return sc
 
 
+class Lobby:
+    """What the app hands the UI about the table (dicecup/app.py Lobby), made by hand."""
+
+    def __init__(self, role, members, bots, rules, code=None, phase="lobby", me=0):
+        self.role, self.members, self.bots, self.rules = role, list(members), list(bots), rules
+        self.code, self.phase, self.me, self.seat = code, phase, me, -1
+        self.tables, self.tid = [], 1
+
+
+def _ev(kind, *values):
+    return Event(kind, values, 1, 1, 0, 0, 0)
+
+
+def table_ui(lang, role, rules, members, bots, options=(), order=None, left=(), presses=0):
+    """The real UI at a table before its game: members joined (bots among them), the
+    rule set and options set, a seat order, some left again; then `presses` of right."""
+    ui = Ui(lang=lang)
+    ui.tick(1000)
+    for m in range(len(members)):
+        ui.on_event(_ev("joined", m, members[m], bots[m]))
+    ui.on_event(_ev("rules", rules, [[k, v] for k, v in options]))
+    if order is not None:
+        ui.on_event(_ev("seats", list(order)))
+    ui.on_lobby(Lobby(role, members, bots, rules, code="4711" if role == "master" else None,
+                      me=0 if role == "master" else 1))
+    for m in left:
+        ui.on_event(_ev("left", m))
+    for _ in range(presses):
+        ui.on_buttons(PRESS, 4)            # right (a 4-button board: left, ok, right, back)
+    ui.tick(1000 + 10000)                  # (the toasts of joins and leaves gone)
+    return ui
+
+
+def rolloff_game(seats, tie, seed=1):
+    """A Bluff game's start from the first seed at or after `seed` whose roll-off had a
+    tie (or none): (game, [(seat, faces), ...])."""
+    for k in range(seed, seed + 500):
+        g = new_game("bluff", seats, {}, rng=random.Random(k))
+        rolls = [(e[1], e[2]) for e in g.opening]
+        if (len(rolls) > seats) == tie:
+            return g, rolls
+    raise RuntimeError("no such roll-off")
+
+
+def dixmille_turn(lang, seat, rolled=True):
+    """Dix mille, 3 players, a few turns played: Bernard opened with 1000 then busted (a
+    cross), Ana opened with 500, Chiara not open yet; now Ana has kept 1 and 5 and rolled
+    the three other dice (`rolled`; else her turn has not begun). Kept dice as the UI
+    gathers them, from the `keep` events."""
+    g = new_game("dixmille", 3, {}, rng=random.Random(5), opener=1)
+    turns = ((1, [1, 1, 1, 2, 3], [1, 1, 1]), (2, [2, 3, 4, 6, 6], None), (0, [5, 5, 5, 2, 3], [5, 5, 5]),
+             (1, [2, 3, 4, 6, 6], None), (2, [4, 4, 2, 3, 6], None))
+    for s, faces, kept in turns:
+        g.apply(s, roll(faces))
+        if kept:
+            g.apply(s, keep(kept))
+            g.apply(s, BANK)
+    kept = []
+    if rolled:
+        for e in g.apply(0, roll([1, 5, 3, 3, 6])) + g.apply(0, keep([1, 5])) + g.apply(0, roll([5, 2, 3])):
+            if e[0] == "keep":
+                kept += e[2]
+    sc = _scene(g, seat, [[], [], []], lang, "dixmille")
+    sc.kept = kept
+    return sc
+
+
 def samples(lang):
     """[(name, Scene)] for every screen, in `lang`."""
     out = []
@@ -102,11 +175,16 @@ def samples(lang):
     sc.code = "47"
     sc.cursor = 2
     out.append(("lobby-code", sc))
-    sc = Scene(lang, "perudo")
-    sc.screen = "table"
-    sc.code = "4711"
-    sc.players = ("Ana", "Bernard", "Chiara", "Bot 1")
-    out.append(("lobby-table", sc))
+    ui = table_ui(lang, "master", "perudo", ["Ana", "Bernard", "Chiara", "Bot 1"],
+                  [False, False, False, True], (("palifico", True), ("calza_anyone", False)))
+    out.append(("lobby-table", ui.sc))
+    ui = table_ui(lang, "master", "bluff", ["Ana", "Bernard", "Chiara", "Bot 1", "Bot 2", "Dolores"],
+                  [False, False, False, True, True, False], (("star_track", "half"), ("reroll", True)),
+                  order=[0, 5, 1, 3, 2, 4], presses=3)
+    out.append(("lobby-table-option", ui.sc))
+    ui = table_ui(lang, "member", "liars", ["Ana", "Bernard", "Chiara", "Bot 1"],
+                  [False, False, False, True], (("one_life", False), ("spot_on", True)), left=(2,))
+    out.append(("lobby-table-member", ui.sc))
 
     g = new_game("perudo", 4, {}, rng=random.Random(1), opener=1)
     hands = [[1, 2, 3, 4, 5]] * 4
@@ -122,8 +200,20 @@ def samples(lang):
     out.append(("quorum", _scene(g, 0, hands, lang, "perudo", quorum=False)))
     out.append(("battery-low", _scene(g, 0, hands, lang, "perudo", battery=6, low=True,
                                       toast=("battery_low", ()))))
+    out.append(("toast-bot-mine", _scene(g, 0, hands, lang, "perudo", toast=("bot_for_you", ()))))
+    out.append(("toast-back-mine", _scene(g, 0, hands, lang, "perudo", toast=("you_again", ()))))
+
+    g, rolls = rolloff_game(4, tie=False)
+    out.append(("rolloff", _scene(g, 0, [[]] * 4, lang, "bluff", rolloff=rolls)))
+    g, rolls = rolloff_game(3, tie=True)
+    out.append(("rolloff-tie", _scene(g, 0, [[]] * 3, lang, "bluff", rolloff=rolls)))
+    g, rolls = rolloff_game(6, tie=True)
+    sc = _scene(g, 0, [[]] * 6, lang, "bluff", rolloff=rolls)
+    sc.names = NAMES + ["Emma", "Bot 1"]
+    out.append(("rolloff-six", sc))
 
     out.append(("my-turn", _my_turn("perudo", lang)))
+    out.append(("game-menu", _my_turn("perudo", lang, ("menu", "next"))))
     out.append(("bid-entry", _my_turn("perudo", lang, ("ok",))))
     out.append(("bid-quantity", _my_turn("perudo", lang, ("ok", "next", "ok"))))
     out.append(("menteur-turn", _my_turn("menteur", lang)))
@@ -143,12 +233,17 @@ def samples(lang):
     g = new_game("dixmille", 3, {}, rng=random.Random(5), opener=0)
     g.apply(0, roll([1, 5, 3, 3, 6]))
     out.append(("dixmille-roll", _scene(g, 0, [[], [], []], lang, "dixmille")))
-    out.append(("dixmille-watch", _scene(g, 1, [[], [], []], lang, "dixmille")))
+    out.append(("dixmille-kept", dixmille_turn(lang, 0)))
+    out.append(("dixmille-watch", dixmille_turn(lang, 1)))
+    out.append(("dixmille-next", dixmille_turn(lang, 1, rolled=False)))
+    sc = dixmille_turn(lang, 2)
+    sc.peek = True                         # a long ok: the score sheet
+    out.append(("dixmille-scores", sc))
 
     g, hands = _played("liars", lambda g: g.need() == "bid" and not g.dice[0] and g.view(0).bid)
     out.append(("spectator", _scene(g, 0, hands, lang, "liars")))
     g, hands = _played("perudo", lambda g: g.winner() == 0)
-    out.append(("over-won", _scene(g, 0, hands, lang, "perudo")))
+    out.append(("over-won", _scene(g, 0, hands, lang, "perudo", master=True)))
     g, hands = _played("perudo", lambda g: g.winner() not in (None, 0))
     out.append(("over-lost", _scene(g, 0, hands, lang, "perudo")))
     g, hands = _played("perudo", lambda g: g.need() == "bid" and g.view(0).special and g.to_act() != 0)
@@ -179,7 +274,7 @@ def render(outdir, langs, scale=4):
 
 
 STRIP = (("shake", "en"), ("bidding", "fr"), ("bid-quantity", "de"), ("reveal", "es"),
-         ("dixmille-roll", "it"), ("quorum", "en"))
+         ("dixmille-kept", "it"), ("lobby-table-option", "en"))
 GAP = 4
 
 

@@ -176,13 +176,14 @@ def test_worst_cases_are_the_documented_ones():
     w = dict(zip(lang.ARG_KINDS, lang.WORST))
     assert len(w["n"]) == 8 and w["q"] == 30 and len(w["f"]) == 1 and w["p"] == 10000
     assert len(str(w["s"])) == 6 and len(w["c"]) == 4 and w["b"] == 100
+    assert len(w["o"]) == 3 and len(w["v"]) == 9
     assert lang.worst("bid_of") == ("MMMMMMMM", 30, "*")
 
 
 def test_places_and_fonts():
     assert lang.FONTS == (("6x10", 6, 10), ("5x8", 5, 8))
     chars = {p[0]: p[1] // lang.advance(p[2]) for p in lang.PLACES}
-    assert chars == {"title": 21, "line": 21, "small": 25, "button": 8, "name": 8, "half": 10}
+    assert chars == {"title": 21, "line": 21, "small": 25, "button": 8, "name": 8, "half": 10, "item": 20}
     assert lang.place("shake") == ("title", 128, "6x10")
     assert lang.place("btn_ok") == ("button", 42, "5x8") and lang.limit("btn_ok") == 8
     assert lang.width("Dudo!", "6x10") == 30 and lang.width("Dudo!", "5x8") == 25
@@ -219,11 +220,17 @@ def test_every_engine_option_and_value_has_its_strings():
         for name, choices in rules_class(rules).OPTIONS:
             assert "opt:" + name in lang.keys(), (rules, name)
             assert "opt:" + name + "?" in lang.keys(), (rules, name)
+            item = "table_opt_" + name          # the table menu's toggle, with the value
+            kind = "o" if isinstance(choices[0], bool) else "v"
+            assert lang.args(item) == kind and lang.place(item)[0] == "item", (rules, name)
             for v in choices:
                 if isinstance(v, bool):
-                    assert "opt_on" in lang.keys() and "opt_off" in lang.keys()
+                    values = [lang.t("opt_on" if v else "opt_off", lg) for lg in lang.LANGS]
                 else:
                     assert "opt:%s:%s" % (name, v) in lang.keys(), (rules, name, v)
+                    values = [lang.t("opt:%s:%s" % (name, v), lg) for lg in lang.LANGS]
+                # the worst case `fits` checks the item with is as wide as every value
+                assert max(len(x) for x in values) <= len(lang.WORST[lang.ARG_KINDS.index(kind)]), (name, values)
 
 
 def test_every_rule_set_has_its_own_words_in_every_language():

@@ -27,6 +27,9 @@ PICKED = {
     "bluff-turn": "entry", "reveal": "reveal", "dixmille-roll": "dixmille",
     "dixmille-watch": "dixmille", "spectator": "spectator", "over-won": "over", "over-lost": "over",
     "palifico": "bidding", "dixmille-keep": "dixmille",
+    "lobby-table-option": "table", "lobby-table-member": "table", "toast-bot-mine": "bidding",
+    "toast-back-mine": "bidding", "rolloff": "rolloff", "rolloff-tie": "rolloff", "rolloff-six": "rolloff",
+    "dixmille-kept": "dixmille", "game-menu": "entry", "dixmille-next": "dixmille", "dixmille-scores": "scores",
 }
 
 
@@ -86,6 +89,56 @@ def test_the_screens_are_the_same_bytes_inside_micropython():
     r = mpy.run([script], heap="600K")
     assert r.returncode == 0, r.stderr.decode()[-800:]
     c = subprocess.run([sys.executable, script], capture_output=True)
-    assert c.returncode == 0 and r.stdout == c.stdout and len(r.stdout.splitlines()) == 20
+    assert c.returncode == 0 and r.stdout == c.stdout and len(r.stdout.splitlines()) == 45
     b = mpy.run([script, "bench"], heap="600K")
     print("screens in MicroPython (64-bit unix, .mpy): " + b.stdout.decode().strip())
+
+
+def _drawn_text(monkeypatch, sc):
+    """Every string a scene draws, as (s, x, y, font), via the text module's one writer."""
+    from dicecup.ui import text
+    seen = []
+    real = text.draw
+
+    def spy(buf, s, x, y, font=text.FONT, inverse=False):
+        seen.append((s, x, y, font))
+        return real(buf, s, x, y, font, inverse)
+    monkeypatch.setattr(text, "draw", spy)
+    try:
+        draw(fb.new(), sc)
+    finally:
+        monkeypatch.setattr(text, "draw", real)
+    return seen
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_no_glyph_falls_outside_the_screen_in_any_language(code, monkeypatch):
+    """Every string of every sample lies whole on the 128 x 64 screen, with its names
+    as drawn and with every name 8 characters long (names are cut to 8 bytes on air)."""
+    from dicecup.ui import text
+    bad = []
+    for long_names in (False, True):
+        for name, sc in gallery.samples(code):
+            if long_names:
+                sc.names = ["Wolfgang", "Giuseppe", "Fernanda", "Mathilde", "Leopoldo", "Bernhard"][:len(sc.names)]
+                sc.players = tuple(["Wolfgang", "Giuseppe", "Fernanda", "Mathilde", "Leopoldo", "Bernhard"][:len(sc.players)])
+            for s, x, y, font in _drawn_text(monkeypatch, sc):
+                w = text.width(s, font)
+                if x < 0 or y < 0 or x + w > 128 or y + font.HEIGHT > 64:
+                    bad.append("%s [%s]: %r at (%d, %d), %d x %d" % (name, code, s, x, y, w, font.HEIGHT))
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.heavy
+def test_frozen_in_the_32_bit_build_the_screens_are_the_same_and_the_ui_is_light(fw32):
+    """The whole UI (ui.py, the screens, the button model, the strings and what they
+    import) frozen in the 32-bit build: the same bytes as on CPython, and importing it
+    costs the heap little (the tables and glyphs stay in flash)."""
+    script = str(Path(__file__).parents[2] / "host" / "dicecup_host" / "upy" / "screencards.py")
+    res = fw32.run([script])
+    assert res.returncode == 0, res.stderr.decode()[-800:]
+    c = subprocess.run([sys.executable, script], capture_output=True)
+    assert res.stdout == c.stdout
+    used = fw32.mem_after("from dicecup.ui.ui import Ui\nu = Ui()\n")["used"] - fw32.mem_after("import gc\n")["used"]
+    print("32-bit frozen: importing the UI and making a Ui takes %d bytes of heap" % used)
+    assert used < 16 * 1024

@@ -122,3 +122,204 @@ def test_the_out_of_turn_exact_call_is_one_gesture():
     ui.on_view(g.view(0, [3, 3, 1, 4, 5]))
     out = ui.on_buttons(BOTH, LEFT | RIGHT)
     assert out and out[0][0] == "act" and out[0][1] in g.legal(0)
+
+
+# --- the table before a game ------------------------------------------------------------
+
+def drawn(ui, monkeypatch):
+    """The strings the screen draws now, their margins stripped (the text module's one
+    writer, spied on)."""
+    from dicecup.ui import text
+    seen = []
+    real = text.draw
+
+    def spy(buf, s, x, y, font=text.FONT, inverse=False):
+        seen.append(s.strip())
+        return real(buf, s, x, y, font, inverse)
+    monkeypatch.setattr(text, "draw", spy)
+    try:
+        name = ui.draw(fb.new())
+    finally:
+        monkeypatch.setattr(text, "draw", real)
+    return name, seen
+
+
+def at_table(role, rules, members, bots, options, me=0):
+    ui = Ui()
+    for m in range(len(members)):
+        ui.on_event(ev("joined", m, members[m], bots[m]))
+    ui.on_event(ev("rules", rules, [list(o) for o in options]))
+    lb = Lobby(role, "lobby", members=members, rules=rules, code="0815" if role == "master" else None)
+    lb.bots, lb.me = list(bots), me
+    ui.on_lobby(lb)
+    return ui, lb
+
+
+def press_until(ui, item):
+    """What a scripted player does: right until the cursor is on `item`, then ok."""
+    assert item in ui.sc.menu, ui.sc.menu
+    for _ in range(len(ui.sc.menu)):
+        if ui.sc.menu[ui.sc.cursor] == item:
+            break
+        ui.on_buttons(PRESS, RIGHT)
+    assert ui.sc.menu[ui.sc.cursor] == item
+    return ui.on_buttons(PRESS, OK)
+
+
+def test_the_masters_table_menu_starts_adds_and_drops_bots_and_toggles_options(monkeypatch):
+    ui, lb = at_table("master", "bluff", ["Ana", "Ben", "Bot 1"], [False, False, True],
+                      [("star_track", "board"), ("reroll", False)])
+    assert ui.sc.menu == ("table_start", "table_add_bot", "table_drop_bot", "table_opt_star_track",
+                          "table_opt_reroll", "leave_table")
+    name, seen = drawn(ui, monkeypatch)
+    assert name == "table" and "Join code: 0815" in seen and "Ben" in seen and "Bot 1" in seen
+    assert press_until(ui, "table_opt_reroll") == [("rules", "bluff", {"star_track": "board", "reroll": True})]
+    assert press_until(ui, "table_opt_star_track") == [("rules", "bluff", {"star_track": "half", "reroll": False})]
+    ui.on_event(ev("rules", "bluff", [["star_track", "half"], ["reroll", False]]))
+    assert ui.sc.menu[ui.sc.cursor] == "table_opt_star_track"        # the cursor stays put
+    assert "Stars: Half" in drawn(ui, monkeypatch)[1]
+    assert press_until(ui, "table_add_bot") == [("bot", "Bot 2")]
+    assert press_until(ui, "table_drop_bot") == [("drop_bot", 2)]
+    assert press_until(ui, "table_start") == [("start",)]
+    assert press_until(ui, "leave_table") == [("leave",)]
+    ui.on_buttons(PRESS, RIGHT)                                        # round to the first again
+    assert ui.sc.menu[ui.sc.cursor] == "table_start"
+    ui.on_event(ev("left", 2))                                         # the bot went: no drop item
+    assert "table_drop_bot" not in ui.sc.menu and ui.sc.players == ("Ana", "Ben")
+
+
+def test_a_members_table_shows_seats_in_order_the_options_and_only_leaving(monkeypatch):
+    ui, lb = at_table("member", "perudo", ["Ana", "Ben", "Cy", "Bot 1"], [False, False, False, True],
+                      [("palifico", True), ("calza_anyone", True)], me=1)
+    ui.on_event(ev("seats", [3, 1, 0, 2]))
+    ui.on_event(ev("left", 0))
+    assert ui.sc.menu == ("leave_table",) and ui.sc.players == ("Bot 1", "Ben", "Cy")
+    assert ui.sc.bots == (True, False, False)
+    name, seen = drawn(ui, monkeypatch)
+    assert name == "table" and "Palifico: On" in seen and "Calza by anyone: On" in seen
+    assert "Waiting for the start" in seen and not any("0815" in s for s in seen)
+    assert ui.on_buttons(PRESS, OK) == [("leave",)]
+    lb.role, lb.phase = "alone", None                                  # left: back to the menu
+    ui.on_lobby(lb)
+    assert screen(ui) == "menu"
+
+
+def test_a_seat_taken_over_by_a_bot_and_given_back_shows_on_the_screen(monkeypatch):
+    g = new_game("perudo", 3, {}, rng=random.Random(1), opener=1)
+    g.start_round()
+    ui = Ui()
+    lb = Lobby("member", "playing", seat=0, members=["Ana", "Ben", "Cy"], rules="perudo")
+    ui.on_lobby(lb)
+    ui.on_event(ev("seats", [0, 1, 2]))
+    ui.on_view(g.view(0, [1, 2, 3, 4, 5]))
+    ui.tick(1000)
+    ui.on_event(ev("autoplay", 0, True))                               # my own cup's bot
+    assert ui.tick(1001) is True
+    assert "Bot plays for you" in drawn(ui, monkeypatch)[1]
+    ui.on_event(ev("autoplay", 0, False))
+    assert "You play again" in drawn(ui, monkeypatch)[1]
+    ui.on_event(ev("autoplay", 2, True))                               # someone else's
+    assert "Bot plays for Cy" in drawn(ui, monkeypatch)[1]
+    ui.tick(1001 + 2500)
+    assert not any("Bot" in s for s in drawn(ui, monkeypatch)[1])      # the toast went
+
+
+def test_bluffs_roll_off_is_shown_with_who_opens_then_the_shake(monkeypatch):
+    from dicecup.ui.ui import ROLLOFF_MS
+    for seed in range(40):
+        g = new_game("bluff", 3, {}, rng=random.Random(seed))
+        if len(g.opening) > 3:
+            break                                                      # one with a tie
+    ui = Ui()
+    ui.on_lobby(Lobby("member", "playing", seat=0, members=["Ana", "Ben", "Cy"], rules="bluff"))
+    ui.tick(500)
+    ui.on_event(ev("start", 1, 3))
+    for e in g.opening:
+        ui.on_event(ev(*e))
+    ui.on_view(g.view(0))
+    ui.on_event(ev("shake", "round"))
+    name, seen = drawn(ui, monkeypatch)
+    opener = ["You", "Ben", "Cy"][g.turn]
+    assert name == "rolloff" and (opener + " opens" in seen or (g.turn == 0 and "You open" in seen))
+    assert "Tie: roll again" in seen
+    totals = [sum(e[2]) for e in g.opening]
+    assert all(any(str(t) in s for s in seen) for t in totals[-2:])
+    ui.tick(500 + ROLLOFF_MS)
+    assert screen(ui) == "shake"
+    ui.on_event(ev("start", 2, 3))                                     # ok skips it at once
+    for e in g.opening:
+        ui.on_event(ev(*e))
+    assert screen(ui) == "rolloff"
+    assert ui.on_buttons(PRESS, OK) is None and screen(ui) == "shake"
+
+
+def test_the_roll_off_read_from_its_events_names_the_engines_opener():
+    from dicecup.ui.screens import rolloff_result
+    ties = 0
+    for seats in range(2, 7):
+        for seed in range(60):
+            g = new_game("bluff", seats, {}, rng=random.Random(seed))
+            rolls = [(e[1], e[2]) for e in g.opening]
+            mine, opener = rolloff_result(seats, rolls)
+            assert opener == g.turn, (seats, seed)
+            assert sum(len(r) for r in mine) == len(rolls)
+            ties += len(rolls) > seats
+            assert rolloff_result(seats, rolls[:-1])[1] is None        # not decided yet
+    assert ties > 10
+
+
+def test_dix_mille_shows_the_kept_dice_and_a_long_ok_shows_the_score_sheet(monkeypatch):
+    from dicecup.engine.actions import keep, roll
+    g = new_game("dixmille", 2, {}, rng=random.Random(1), opener=0)
+    ui = Ui()
+    ui.on_lobby(Lobby("member", "playing", seat=0, members=["Ana", "Ben"], rules="dixmille"))
+    ui.on_event(ev("seats", [0, 1]))
+    for a in (roll([1, 5, 2, 3, 4]), keep([1, 5]), roll([5, 2, 3])):
+        for e in g.apply(0, a):
+            ui.on_event(ev(*e))
+    ui.on_view(g.view(0))
+    assert ui.sc.kept == [1, 5]
+    name, seen = drawn(ui, monkeypatch)
+    assert name == "dixmille" and "This turn: 150" in seen
+    assert ui.on_buttons(LONG, OK) == [("peek", True)]
+    name, seen = drawn(ui, monkeypatch)
+    assert name == "scores" and "Scores" in seen and "0/500" in seen and "Ben" in seen
+    for e in g.apply(0, keep([5])) + g.apply(0, roll([2, 3])):         # a bust: the turn passes
+        ui.on_event(ev(*e))
+    assert ui.sc.kept == []
+
+
+def test_at_game_over_ok_is_the_masters_rematch_and_back_leaves():
+    g = new_game("dixmille", 1, {}, rng=random.Random(1), opener=0)
+    from dicecup.engine.actions import BANK, keep, roll
+    while g.winner() is None:
+        g.apply(0, roll([1] * g.left))
+        g.apply(0, keep([1] * min(g.left, 5)))
+        if g.winner() is None and g.need() != "shake":
+            g.apply(0, BANK)
+    ui = Ui()
+    lb = Lobby("master", "done", seat=0, members=["Ana"], rules="dixmille")
+    ui.on_lobby(Lobby("master", "playing", seat=0, members=["Ana"], rules="dixmille"))
+    ui.on_view(g.view(0))
+    ui.on_lobby(lb)
+    assert screen(ui) == "over"
+    assert ui.on_buttons(PRESS, OK) == [("start",)]
+    assert ui.on_buttons(PRESS, BACK) == [("leave",)]
+    lb.role = "member"                                                 # a member waits for it
+    ui.on_lobby(lb)
+    assert ui.on_buttons(PRESS, OK) is None and ui.on_buttons(PRESS, BACK) == [("leave",)]
+
+
+def test_the_game_menu_is_drawn_over_the_game_and_leaves_the_table(monkeypatch):
+    g = new_game("liars", 3, {}, rng=random.Random(4), opener=1)
+    g.start_round()
+    ui = Ui()
+    ui.on_lobby(Lobby("member", "playing", seat=0, members=["Ana", "Ben", "Cy"], rules="liars"))
+    ui.on_view(g.view(0, [1, 2, 3, 4, 5]))
+    assert "Leave the table" not in drawn(ui, monkeypatch)[1]
+    ui.on_buttons(LONG, RIGHT)                                         # the menu gesture
+    seen = drawn(ui, monkeypatch)[1]
+    assert "Language: English" in seen and "Leave the table" in seen
+    ui.on_buttons(PRESS, RIGHT)
+    assert ui.on_buttons(PRESS, OK) == [("leave",)]
+    assert "Leave the table" not in drawn(ui, monkeypatch)[1]          # closed again

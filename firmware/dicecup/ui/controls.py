@@ -18,10 +18,14 @@ every board understands too (what a player learns on one cup works on all):
 | press ok         | yes       | yes       | choose the move, next field, send the bid, pick/unpick a die, confirm "done" |
 | press back       | yes       | -         | one field back (dropping the dice picked); close the menu |
 | long left        | yes       | yes       | back, as press back                               |
-| long ok          | yes       | yes       | peek: my dice on the screen for a moment          |
+| long ok          | yes       | yes       | peek: my dice on the screen for a moment (Dix mille, no die hidden: the score sheet) |
 | long back        | yes       | -         | open / close the menu                             |
 | long right       | yes       | yes       | open / close the menu                             |
 | both left+right  | yes       | yes       | exact (calza, tout pile, spot on), on turn or off, when legal now |
+
+In the lobby and at the table the same presses move a menu's cursor (left/right, round
+and round) and ok picks (ui/ui.py); at game over ok is the master's rematch and back
+leaves; ok also skips Bluff's roll-off screen.
 
 Out of turn only peek, the menu and the exact call do anything (and, right after my
 own Bluff bid, the reroll that bid allows). A turn: the moves (bid, challenge, exact,

@@ -23,7 +23,7 @@ without PSRAM runs it frozen, as it does the engine and the protocol. Lookups sc
 the rows (no dict is built); a screen that redraws often can keep `key(name)`, the
 row's index, and pass that to `t()` instead of the name.
 
-**Places** (PLACES, by index: TITLE, LINE, SMALL, BUTTON, NAME, HALF): where a string
+**Places** (PLACES, by index: TITLE, LINE, SMALL, BUTTON, NAME, HALF, ITEM): where a string
 is drawn, as (name, width in px, font); FONTS gives each font's advance and line
 height. Fonts are monospace, so a string's width is its length times the advance:
     title   128 px, 6x10: 21 characters -- a screen's heading
@@ -32,6 +32,7 @@ height. Fonts are monospace, so a string's width is its length times the advance
     button   42 px, 5x8 :  8 characters -- a label above one of three buttons
     name     48 px, 6x10:  8 characters -- stands where a player's name stands
     half     64 px, 6x10: 10 characters -- half a line: a value, a column
+    item    120 px, 6x10: 20 characters -- a menu item (its bar keeps a cell of margin)
 Every string, formatted with the worst case of its arguments, fits its place in every
 language (tests/ui/test_lang.py; `fits()` says so on the cup too).
 
@@ -49,6 +50,8 @@ says what each one is, one letter each (ARG_KINDS, with WORST the widest value):
     c  a join code (%s)            four digits
     t  seconds or minutes (%d)     two digits
     b  a battery level in % (%d)   three digits
+    o  an option on or off (%s)    three characters: opt_on / opt_off
+    v  an option's value (%s)      nine characters: "opt:<name>:<value>"
 
 **Fallback.** A None in a language's column means "the English string": only where
 the word is the same in every language (OK, Bot 1, × between a quantity and a face),
@@ -90,6 +93,7 @@ SMALL = const(2)
 BUTTON = const(3)
 NAME = const(4)
 HALF = const(5)
+ITEM = const(6)
 PLACES = (               # (name, width px, font)
     ("title", 128, "6x10"),
     ("line", 128, "6x10"),
@@ -97,11 +101,12 @@ PLACES = (               # (name, width px, font)
     ("button", 42, "5x8"),
     ("name", 48, "6x10"),
     ("half", 64, "6x10"),
+    ("item", 120, "6x10"),
 )
 
-ARG_KINDS = "nqfdpsrctb"
-ARG_CONV = "sdsddddsdd"   # the % conversion of each kind
-WORST = ("MMMMMMMM", 30, "*", 6, 10000, -10000, 999, "8888", 99, 100)
+ARG_KINDS = "nqfdpsrctbov"
+ARG_CONV = "sdsddddsddss"   # the % conversion of each kind
+WORST = ("MMMMMMMM", 30, "*", 6, 10000, -10000, 999, "8888", 99, 100, "MMM", "MMMMMMMMM")
 
 RULES = ("bluff", "perudo", "menteur", "liars", "dixmille")   # as dicecup.engine.RULES
 
@@ -701,6 +706,18 @@ _T = (
      "Noch %d zum Eröffnen",
      "Ancora %d per aprire",
      "Faltan %d para abrir"),
+    ("score_of", SMALL, "ns",
+     "%s: %d",
+     "%s : %d",
+     "%s: %d",
+     "%s: %d",
+     "%s: %d"),
+    ("not_open_of", SMALL, "n",
+     "%s: not open yet",
+     "%s : pas ouvert",
+     "%s: nicht eröffnet",
+     "%s: non aperto",
+     "%s: sin abrir"),
     ("not_open", SMALL, "",
      "Score not open yet",
      "Score pas encore ouvert",
@@ -1150,7 +1167,7 @@ _T = (
      "Über 10.000 kostet 2000",
      "Oltre 10.000 costa 2000",
      "Pasar de 10.000: -2000"),
-    ("add_bot", LINE, "",
+    ("table_add_bot", ITEM, "",
      "Add a bot",
      "Ajouter un bot",
      "Bot hinzufügen",
@@ -1174,13 +1191,62 @@ _T = (
      "Mind. %d Spieler",
      "Min. %d giocatori",
      "Mín. %d jugadores"),
-    ("start_game", LINE, "",
+    # the table's menu (ui.py): start, bots, one item per option of the rule set
+    ("table_start", ITEM, "",
      "Start the game",
      "Lancer la partie",
      "Spiel starten",
      "Inizia la partita",
      "Empezar la partida"),
-    ("leave_table", LINE, "",
+    ("table_drop_bot", ITEM, "",
+     "Remove a bot",
+     "Retirer un bot",
+     "Bot entfernen",
+     "Togli un bot",
+     "Quitar un bot"),
+    ("table_opt_star_track", ITEM, "v",
+     "Stars: %s",
+     "Étoiles : %s",
+     "Sterne: %s",
+     "Stelle: %s",
+     "Estrellas: %s"),
+    ("table_opt_reroll", ITEM, "o",
+     "Reroll: %s",
+     "Relance : %s",
+     "Neu würfeln: %s",
+     "Rilancio: %s",
+     "Relanzar: %s"),
+    ("table_opt_palifico", ITEM, "o",
+     "Palifico: %s",
+     "Palifico : %s",
+     "Palifico: %s",
+     "Palifico: %s",
+     "Palifico: %s"),
+    ("table_opt_calza_anyone", ITEM, "o",
+     "Calza by anyone: %s",
+     "Calza par tous : %s",
+     "Calza für alle: %s",
+     "Calza per tutti: %s",
+     "Todos calzan: %s"),
+    ("table_opt_one_life", ITEM, "o",
+     "One life: %s",
+     "Une seule vie : %s",
+     "Nur ein Leben: %s",
+     "Una sola vita: %s",
+     "Una sola vida: %s"),
+    ("table_opt_spot_on", ITEM, "o",
+     "Spot on call: %s",
+     "Annonce pile : %s",
+     "Genau-Ansage: %s",
+     "Chiamata esatta: %s",
+     "Cantar exacto: %s"),
+    ("table_opt_overshoot_penalty", ITEM, "o",
+     "Overshoot -2000: %s",
+     "Dépasser -2000 : %s",
+     "Überzogen -2000: %s",
+     "Sforare -2000: %s",
+     "Pasarse -2000: %s"),
+    ("leave_table", ITEM, "",
      "Leave the table",
      "Quitter la table",
      "Tisch verlassen",

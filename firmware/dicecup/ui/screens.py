@@ -45,7 +45,13 @@ class Scene:
         self.menu = ()         # lobby: the menu's keys, and the cursor
         self.cursor = 0
         self.code = ""         # lobby: the join code (shown, or being entered: `cursor` digit)
-        self.players = ()      # lobby: the names at the table
+        self.players = ()      # lobby: the names in the table's seats, in seat order ...
+        self.bots = ()         # ... and whether each is a bot
+        self.options = ()      # lobby: the rule set's options, ((name, value), ...)
+        self.rolloff = []      # Bluff: the roll-off's public rolls, [(seat, faces), ...] in order
+        self.kept = []         # Dix mille: the dice kept this turn (since the last hot dice)
+        self.game_menu = ()    # in a game: the menu's keys (the button model's `menu` cursor)
+        self.master = False    # this cup is the table's master (game over: the rematch is its)
 
     # ----- strings -------------------------------------------------------------------
     def t(self, key, *args):
@@ -70,12 +76,14 @@ def pick(sc):
         return "over"
     if sc.reveal is not None and v.need != "reveal":
         return "reveal"
+    if sc.rolloff and v.rules == "bluff":
+        return "rolloff"
     if sc.shake:
         return "shake"
     if sc.rolled and v.need == "shake":
         return "waiting"
     if v.rules == "dixmille":
-        return "dixmille"
+        return "scores" if sc.peek else "dixmille"   # (no hidden dice: a peek shows the sheet)
     if sc.peek and v.hand:
         return "peek"
     if v.seat in v.eliminated:
@@ -90,6 +98,9 @@ def draw(buf, sc):
     name = pick(sc)
     SCREENS[name](buf, sc)
     _status(buf, sc, name)
+    c = sc.controls
+    if not sc.screen and c is not None and c.focus == 4 and sc.game_menu:   # AT_MENU
+        _game_menu(buf, sc, c.menu)
     if not sc.link:
         _banner(buf, sc.t("link_lost"), sc.t("reconnecting"))
     elif not sc.quorum:
@@ -104,7 +115,17 @@ def _status(buf, sc, name):
     """The top strip: where the game stands on the left, the link and battery right."""
     v = sc.view
     s = ""
-    if v is not None and v.rules == "dixmille" and v.scores:
+    if name == "rolloff":
+        opener = rolloff_result(v.seats, sc.rolloff)[1]
+        if opener is None:
+            s = sc.t("rolloff")
+        else:
+            s = sc.t("you_open") if opener == v.seat else sc.t("opens", sc.name(opener))
+    elif name == "table":
+        s = lang.game_word(sc.rules, "game", sc.lang) if sc.rules in lang.RULES else ""
+    elif name == "scores":
+        s = sc.t("scores")
+    elif v is not None and v.rules == "dixmille" and v.scores:
         s = sc.t("score", v.scores[v.seat]) if v.opened[v.seat] else sc.t("not_open")
     elif v is not None and v.round is not None and name != "menu":
         s = sc.t("round_n", v.round)
@@ -134,6 +155,20 @@ def _banner(buf, title, line):
 def _toast(buf, s):
     fb.fill_rect(buf, 0, 54, 128, 10, 1)
     text.centre(buf, s, 55, SMALL, inverse=True)
+
+
+def _game_menu(buf, sc, cursor):
+    """The game's menu (a long right / long back) over the screen: its items in a box,
+    the cursor's inverted; ok picks, back closes."""
+    items = sc.game_menu
+    h = len(items) * _LINE + 3
+    fb.fill_rect(buf, 0, 58 - h, 128, h + 6, 0)   # (a clear band above: no half-lines)
+    fb.rect(buf, 0, 63 - h, 128, h + 1)
+    for i in range(len(items)):
+        label = sc.t(items[i])
+        if items[i] == "menu_lang":      # "Language: English", as French spaces its colon
+            label += (" : " if sc.lang == "fr" else ": ") + sc.t("lang_name")
+        text.draw(buf, " " + label + " ", 2, 65 - h + i * _LINE, BIG, inverse=(i == cursor))
 
 
 def _face(sc, f):
@@ -183,11 +218,52 @@ def _code(buf, sc):
 
 
 def _table(buf, sc):
-    text.centre(buf, sc.t("code", sc.code), _TOP + 1, BIG)
-    for i in range(min(4, len(sc.players))):
-        text.draw(buf, sc.players[i], (i % 2) * 64, 22 + (i // 2) * 9, SMALL)
-    text.draw(buf, sc.t("players_n", len(sc.players)), 0, 46, SMALL)
-    text.right(buf, sc.t("btn_start"), 56, SMALL, inverse=True)
+    """Before a game: the join code (master; a member waits for the start), the seats
+    in their order with the bots marked, the options, and the menu (`sc.menu`, the
+    cursor's item inverted): a member's is leaving; the master's two items at a time."""
+    text.centre(buf, sc.t("code", sc.code) if sc.code else sc.t("wait_start"), _TOP + 1, BIG)
+    for i in range(min(6, len(sc.players))):     # three columns, two rows
+        x = (i % 3) * 43
+        y = 21 + (i // 3) * 8
+        if i < len(sc.bots) and sc.bots[i]:
+            fb.bitmap(buf, x, y + 1, 5, _BOT, 1)
+        text.draw(buf, sc.players[i][:7], x + 6, y, SMALL)
+    menu = sc.menu
+    if len(menu) <= 1:                            # a member: the options are read here
+        y = 38
+        for name, value in sc.options[:2]:
+            text.draw(buf, option_label(sc, name, value), 0, y, SMALL)
+            y += 8
+        if menu:
+            text.draw(buf, " " + sc.t(menu[0]) + " ", 0, 54, BIG, inverse=True)
+        return
+    first = max(0, min(sc.cursor - 1, len(menu) - 2))
+    for i in range(first, first + 2):
+        text.draw(buf, " " + menu_label(sc, menu[i]) + " ", 0, 42 + (i - first) * 11, BIG,
+                  inverse=(i == sc.cursor))
+
+
+def option_label(sc, name, value):
+    """ "Reroll: On" -- an option of the table's rule set with its value."""
+    if value is True or value is False:
+        v = sc.t("opt_on" if value else "opt_off")
+    else:
+        v = sc.t("opt:%s:%s" % (name, value))
+    return sc.t("table_opt_" + name, v)
+
+
+def menu_label(sc, item):
+    """A table menu item's text: an option's toggle shows the option's value now."""
+    if item.startswith("table_opt_"):
+        name = item[10:]
+        for o, value in sc.options:
+            if o == name:
+                return option_label(sc, name, value)
+    return sc.t(item)
+
+
+# a bot's seat: a small robot head (antenna, eyes, mouth), 5 x 6
+_BOT = (0b00100, 0b11111, 0b10101, 0b11111, 0b10001, 0b11111)
 
 
 # ----- the round ------------------------------------------------------------------------
@@ -312,28 +388,167 @@ def _reveal(buf, sc):
 
 
 def _dixmille(buf, sc):
+    """Dix mille: whose turn; the roll (solid) and the dice kept this turn (hollow), the
+    turn total and the crosses of the player on turn; before a roll, every score. At
+    the bottom my moves, or where the player on turn stands (score, or not open yet).
+    A long ok shows the whole score sheet (`_scores`)."""
     v = sc.view
-    head = sc.t("your_turn") if v.mine else sc.t("rolls", sc.name(v.turn)) if v.turn is not None else ""
+    t = v.turn
+    head = sc.t("your_turn") if v.mine else sc.t("rolls", sc.name(t)) if t is not None else ""
     text.centre(buf, head, _TOP + 1, BIG)
-    roll = list(v.roll or ())
-    if roll:
-        dice.row(buf, roll, 1, 19, dice.LARGE if len(roll) <= 5 else dice.SMALL, 3)
-    text.draw(buf, sc.t("turn_total", v.turn_total or 0), 0, 44, SMALL)
     c = sc.controls
-    if c is not None and v.mine and c.focus == 3:
-        faces = c.dice()
-        x = 2
-        for i in range(len(faces)):
-            dice.draw(buf, faces[i], x, 19, dice.LARGE, outline=bool(c.picked >> i & 1))
-            if i == c.cursor:
-                fb.fill_rect(buf, x, 42, dice.LARGE, 2)
+    mine = c is not None and v.mine
+    roll = v.roll or ()
+    if mine and c.focus == 3:       # AT_DICE: the dice of the roll to keep
+        roll = c.dice()
+    if roll or sc.kept:
+        x = 1
+        for i in range(len(roll)):
+            picking = mine and c.focus == 3
+            dice.draw(buf, roll[i], x, 21, dice.LARGE, outline=picking and bool(c.picked >> i & 1))
+            if picking and i == c.cursor:
+                fb.fill_rect(buf, x, 43, dice.LARGE, 2)
             x += dice.LARGE + 3
-        text.right(buf, " " + sc.t("btn_ok") + " ", 56, SMALL, inverse=(c.cursor == len(faces)))
-        return
-    if c is not None and v.mine:
-        _moves(buf, sc, c)
+        if sc.kept:
+            x += 2 if roll else 0
+            for f in sc.kept[:5 - len(roll)]:     # kept: drawn hollow, after a gap
+                dice.draw(buf, f, x, 21, dice.LARGE, outline=True)
+                x += dice.LARGE + 3
+        text.draw(buf, sc.t("turn_total", v.turn_total or 0), 0, 46, SMALL)
+        if t is not None and v.opened[t]:
+            _crosses(buf, 111, 47, v.crosses[t])
     else:
-        _scores_line(buf, sc, 56)
+        _sheet(buf, sc, 21, 4, 8)
+    if mine and c.focus == 3:
+        text.right(buf, " " + sc.t("btn_ok") + " ", 56, SMALL, inverse=(c.cursor == len(roll)))
+    elif mine:
+        _moves(buf, sc, c)
+    elif t is not None:
+        nm = sc.name(t)
+        s = sc.t("score_of", nm, v.scores[t]) if v.opened[t] else sc.t("not_open_of", nm)
+        text.centre(buf, s, 56, SMALL)
+
+
+_OPENING = const(500)   # Dix mille: a score opens with 500 in one turn (RULES.md)
+
+
+def _scores(buf, sc):
+    """Dix mille's score sheet (a long ok, for a moment): every player's score, "0/500"
+    while not open, and the crosses in a row (three cost 1000)."""
+    n = len(sc.view.scores)
+    _sheet(buf, sc, 10, 6, 9)
+    if n <= 5:
+        text.centre(buf, sc.t("open"), 56, SMALL)
+
+
+def _sheet(buf, sc, y, rows, pitch):
+    """Every player's score and crosses from y: a row each when `rows` hold them (the
+    player on turn inverted), else two columns of short names."""
+    v = sc.view
+    n = len(v.scores)
+    wide = n <= rows
+    for s in range(n):
+        if wide:
+            x = 0
+            yy = y + s * pitch
+            nm = sc.name(s)[:8]
+            end = 100
+        else:
+            x = (s % 2) * 64
+            yy = y + (s // 2) * pitch
+            nm = sc.name(s)[:3]
+            end = x + 45
+        text.draw(buf, nm, x, yy, SMALL, inverse=(s == v.turn))
+        if v.opened[s]:
+            text.right(buf, "%d" % v.scores[s], yy, SMALL, end=end)
+            _crosses(buf, end + 4 if wide else end + 1, yy + 1, v.crosses[s])
+        else:
+            text.right(buf, "0/%d" % _OPENING, yy, SMALL, end=end)
+
+
+def _crosses(buf, x, y, n):
+    """Three small boxes, the first `n` crossed: a run of busts (three cost 1000)."""
+    for i in range(3):
+        bx = x + i * 6
+        fb.rect(buf, bx, y, 5, 5)
+        if i < n:
+            for k in range(1, 4):
+                fb.fill_rect(buf, bx + k, y + k, 1, 1)
+                fb.fill_rect(buf, bx + 4 - k, y + k, 1, 1)
+
+
+def _rolloff(buf, sc):
+    """Bluff's roll-off: who opens (in the top strip), every player's five public dice
+    and their total (a star counts 6), the opener's name inverted. The highest total
+    opens; a tie rolls again among the tied: their last roll is shown after the totals
+    before it, and the dice of those out of the tie are drawn hollow."""
+    v = sc.view
+    n = v.seats
+    rolls, opener = rolloff_result(n, sc.rolloff)
+    most = 0
+    for r in rolls:
+        most = max(most, len(r))
+    for s in range(n):
+        r = rolls[s]
+        if not r:
+            continue
+        faces = r[-1]
+        totals = ",".join(["%d" % _sum(f) for f in r[-2:]])
+        if n <= 4:      # a row each: name, the dice, the total(s)
+            y = _TOP + 1 + s * 13
+            text.draw(buf, sc.name(s)[:6], 0, y + 2, SMALL, inverse=(s == opener))
+            dice.row(buf, [_face(sc, f) for f in faces], 32, y, dice.SMALL, 1,
+                     0 if len(r) == most else 0xFF)
+            if len(r) > 1:
+                text.draw(buf, totals, 98, y + 2, SMALL)
+            else:
+                text.draw(buf, totals, 100, y + 1, BIG)
+        else:           # a crowded table: the faces as digits, as the reveal's
+            y = _TOP + 1 + s * 9
+            text.draw(buf, sc.name(s)[:6], 0, y, SMALL, inverse=(s == opener))
+            for i in range(len(faces)):
+                text.draw(buf, "%d" % faces[i], 34 + i * 7, y, SMALL)
+            text.draw(buf, totals, 74, y, SMALL)
+    if n <= 3:
+        text.centre(buf, sc.t("rolloff_tie" if most > 1 else "rolloff_hint"), 56, SMALL)
+
+
+def _sum(faces):
+    t = 0
+    for f in faces:
+        t += f
+    return t
+
+
+def rolloff_result(n, rolls):
+    """From the roll-off's rolls in order ((seat, faces), the engine's draw: all n
+    seats, then the tied ones again, and again): each seat's rolls, [[faces, ...], ...],
+    and the opener (None until the draw is decided)."""
+    mine = [[] for _ in range(n)]
+    rolling = n
+    i = 0
+    while rolling and i + rolling <= len(rolls):
+        best = -1
+        top = 0
+        who = -1
+        for k in range(i, i + rolling):
+            seat, faces = rolls[k]
+            if 0 <= seat < n:
+                mine[seat].append(faces)
+            t = _sum(faces)
+            if t > best:
+                best, top, who = t, 1, seat
+            elif t == best:
+                top += 1
+        i += rolling
+        if top == 1:
+            return mine, who
+        rolling = top
+    for k in range(i, len(rolls)):                # a draw still going on
+        seat = rolls[k][0]
+        if 0 <= seat < n:
+            mine[seat].append(rolls[k][1])
+    return mine, None
 
 
 def _moves(buf, sc, c):
@@ -346,15 +561,6 @@ def _moves(buf, sc, c):
                 break
             text.draw(buf, " " + s + " ", x, 56, SMALL, inverse=(m == c.move))
             x += w + 2
-
-
-def _scores_line(buf, sc, y):
-    v = sc.view
-    n = len(v.scores)
-    w = 128 // n
-    for s in range(n):
-        label = "%s%d" % (sc.name(s)[:1], v.scores[s] // 100)
-        text.draw(buf, label, s * w, y, SMALL, inverse=(s == v.turn))
 
 
 def _spectator(buf, sc):
@@ -374,13 +580,17 @@ def _over(buf, sc):
     else:
         text.centre(buf, sc.t("game_over"), 14, BIG)
         text.centre(buf, sc.t("wins", sc.name(w)), 28, BIG)
-    text.centre(buf, sc.t("rematch"), 42, BIG)
-    text.right(buf, sc.t("btn_rematch"), 56, SMALL, inverse=True)
+    if sc.master:
+        text.centre(buf, sc.t("rematch"), 42, BIG)
+        text.right(buf, sc.t("btn_rematch"), 56, SMALL, inverse=True)
+    else:
+        text.centre(buf, sc.t("wait_start"), 42, BIG)
     text.draw(buf, sc.t("btn_leave"), 0, 56, SMALL)
 
 
 SCREENS = {
     "menu": _menu, "code": _code, "table": _table,
     "shake": _shake, "waiting": _waiting, "bidding": _bidding, "peek": _peek, "entry": _entry,
-    "reveal": _reveal, "dixmille": _dixmille, "spectator": _spectator, "over": _over,
+    "reveal": _reveal, "dixmille": _dixmille, "scores": _scores, "rolloff": _rolloff,
+    "spectator": _spectator, "over": _over,
 }

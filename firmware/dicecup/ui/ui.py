@@ -2,13 +2,22 @@
 
 Events, views, the lobby and the cup's status come in; button presses go out as the
 app's requests. In a game the button model (ui/controls.py) decides; in the lobby this
-module does (a menu, a game to choose, a join code to enter). What to show is kept in
-one Scene (ui/screens.py), redrawn only when something changed or a timer ran out:
-a peek blanks after PEEK_MS, a toast goes after TOAST_MS, a reveal stays REVEAL_MS.
+module does (a menu, a game to choose, a join code to enter, the table's menu). What
+to show is kept in one Scene (ui/screens.py), redrawn only when something changed or a
+timer ran out: a peek blanks after PEEK_MS, a toast goes after TOAST_MS, a reveal stays
+REVEAL_MS, Bluff's roll-off ROLLOFF_MS (ok goes on at once).
+
+The table (mode "table", before a game): the seats in their order (the `seats` event,
+then joins and leaves), the options (the `rules` event), and a menu in `sc.menu` /
+`sc.cursor` as in the lobby's (left/right move the cursor round, ok picks). The
+master's: table_start ("start",), table_add_bot ("bot", "Bot N"), table_drop_bot
+("drop_bot", member) while a bot sits, one table_opt_<name> per option of the rule set
+(("rules", rules, options) with that one changed), leave_table ("leave",); a member's:
+leave_table. At game over ok asks the master's rematch ("start",), back leaves.
 """
 from micropython import const
 
-from dicecup.engine import RULES
+from dicecup.engine import RULES, rules_class
 from dicecup.ui import controls as ctl
 from dicecup.ui import lang as _lang
 from dicecup.ui.keymap import BACK, Keymap, NEXT, OK, PREV
@@ -17,6 +26,7 @@ from dicecup.ui.screens import Scene, draw
 PEEK_MS = const(3000)
 TOAST_MS = const(2500)
 REVEAL_MS = const(6000)
+ROLLOFF_MS = const(6000)
 
 MENU = ("menu_create", "menu_join", "menu_lang")
 GAME_MENU = ("menu_lang", "leave_table")
@@ -34,6 +44,7 @@ class Ui:
         self.sc.menu = MENU
         self.sc.screen = "menu"
         self.sc.controls = self.controls
+        self.sc.game_menu = GAME_MENU
         self.lobby = None
         self.order = []        # member ids in seat order (the `seats` event)
         self.dirty = True
@@ -41,6 +52,9 @@ class Ui:
         self.peek_until = 0
         self.toast_until = 0
         self.reveal_until = 0
+        self.rolloff_until = 0
+        self.gone = []         # members who left the table before the game: no seat
+        self.options = None    # (rules, [(name, value), ...]): the `rules` event's
         self.mode = "menu"     # lobby: menu, game (choosing one), code, table; or play
 
     # ----- in ------------------------------------------------------------------------
@@ -67,8 +81,16 @@ class Ui:
         self.lobby = lobby
         sc = self.sc
         sc.rules = lobby.rules
+        sc.master = lobby.role == "master"
+        opts = getattr(lobby, "options", None)     # (a Lobby that carries them)
+        if opts is not None:
+            self.options = (lobby.rules, [(o[0], o[1]) for o in opts])
         sc.code = lobby.code or (sc.code if self.mode == "code" else "")
-        sc.players = tuple(lobby.members)
+        if lobby.role not in ("master", "member"):
+            self.order = []
+            self.gone = []
+            if self.mode in ("table", "play"):     # left the table (or was never at one)
+                self._to_menu()
         if lobby.phase == "playing" and lobby.seat >= 0:
             self.mode = "play"
             sc.screen = None
@@ -77,6 +99,7 @@ class Ui:
                 self.mode = "table"
                 sc.screen = "table"
         self._names()
+        self._table_menu()
         self.dirty = True
 
     def on_view(self, view):
@@ -94,6 +117,38 @@ class Ui:
         if k == "seats":
             self.order = list(ev["order"])
             self._names()
+            self._table_menu()
+        elif k == "rules":
+            sc.rules = ev["rules"]
+            self.options = (sc.rules, [(o[0], o[1]) for o in ev["options"]])
+            self._table_menu()
+        elif k == "joined" and self._in_lobby():
+            if ev["member"] in self.gone:
+                self.gone.remove(ev["member"])
+            if self.order and ev["member"] not in self.order:
+                self.order.append(ev["member"])      # the table seats a joiner last
+            if self.lobby is not None and ev["member"] != self.lobby.me:
+                self._toast("joined", (ev["name"],))
+            self._names()
+            self._table_menu()
+        elif k == "left" and self._in_lobby():       # before a game a leaver's seat goes
+            m = ev["member"]
+            if m not in self.gone:
+                self.gone.append(m)
+            self._toast("left", (self._member(m),))
+            self._names()
+            self._table_menu()
+        elif k == "start":
+            sc.rolloff = []
+            sc.kept = []
+            sc.reveal = None
+        elif k == "rolloff":
+            sc.rolloff.append((ev["seat"], list(ev["faces"])))
+            self.rolloff_until = self.now + ROLLOFF_MS
+        elif k == "keep":
+            sc.kept.extend(ev["faces"])
+        elif k in ("hot", "turn", "bank", "bust", "overshoot"):
+            sc.kept = []
         elif k == "shake":
             sc.shake = ev["what"]
             sc.reveal = None
@@ -113,8 +168,12 @@ class Ui:
             self._toast("err:" + code if _lang.error(code, "en") != _lang.t("err", "en") else "err", ())
             if sc.view is not None:
                 self.controls.update(sc.view)
-        elif k == "autoplay":
-            self._toast("bot_for_you" if ev["on"] else "you_again", ())
+        elif k == "autoplay":    # a cup's own bot plays its seat (on), or its player again
+            m = ev["member"]
+            if self.lobby is not None and m == self.lobby.me:
+                self._toast("bot_for_you" if ev["on"] else "you_again", ())
+            else:
+                self._toast("bot_for" if ev["on"] else "plays_again", (self._member(m),))
         elif k in _TOASTS:
             key, field = _TOASTS[k]
             v = ev[field]
@@ -142,6 +201,9 @@ class Ui:
         if sc.reveal is not None and self.reveal_until and now_ms >= self.reveal_until and not sc.shake:
             sc.reveal = None
             self.dirty = True
+        if sc.rolloff and now_ms >= self.rolloff_until:
+            sc.rolloff = []
+            self.dirty = True
         d = self.dirty
         self.dirty = False
         return d
@@ -151,6 +213,19 @@ class Ui:
 
     # ----- the game --------------------------------------------------------------------
     def _play(self, kind, mask):
+        sc = self.sc
+        v = sc.view
+        cmd = self.keys.command(kind, mask)
+        if sc.rolloff and cmd == OK:               # ok: on from the roll-off at once
+            sc.rolloff = []
+            self.dirty = True
+            return None
+        if v is not None and v.winner is not None and self.controls.focus != ctl.AT_MENU:
+            self.dirty = True
+            if cmd == OK and self.lobby is not None and self.lobby.role == "master":
+                return [("start",)]                # the rematch
+            if cmd == BACK:
+                return [("leave",)]
         c = self.controls
         d = c.event(kind, mask)
         if d == ctl.NOTHING:
@@ -206,10 +281,95 @@ class Ui:
         if self.mode == "code":
             return self._code(cmd)
         if self.mode == "table":
-            if cmd == OK and self.lobby is not None and self.lobby.role == "master":
-                return [("start",)]
-            if cmd == BACK:
-                return [("leave",)]
+            return self._table(cmd)
+        return None
+
+    # ----- the table's menu ------------------------------------------------------------
+    def _table(self, cmd):
+        sc = self.sc
+        n = len(sc.menu)
+        if not n:
+            return None
+        if cmd in (PREV, NEXT):
+            sc.cursor = (sc.cursor + (1 if cmd == NEXT else -1)) % n
+            return None
+        if cmd != OK:
+            return None
+        item = sc.menu[sc.cursor]
+        if item == "leave_table":
+            return [("leave",)]
+        if item == "table_start":
+            return [("start",)]
+        if item == "table_add_bot":
+            return [("bot", self._bot_name())]
+        if item == "table_drop_bot":
+            bot = self._last_bot()
+            return [("drop_bot", bot)] if bot is not None else None
+        if item.startswith("table_opt_") and sc.rules in RULES:
+            name = item[10:]
+            opts = {}
+            for o, value in self._options():
+                if o == name:
+                    for choice in self._choices(name):
+                        if choice != value:
+                            value = choice
+                            break
+                opts[o] = value
+            return [("rules", sc.rules, opts)]
+        return None
+
+    def _table_menu(self):
+        """The table's menu for my role, the cursor kept on the same item."""
+        sc = self.sc
+        lb = self.lobby
+        sc.options = tuple(self._options())
+        if self.mode != "table" or lb is None:
+            return
+        if lb.role != "master":
+            items = ["leave_table"]
+        else:
+            items = ["table_start"]
+            if len(self._seated()) < 6:
+                items.append("table_add_bot")
+            if self._last_bot() is not None:
+                items.append("table_drop_bot")
+            for name, _ in sc.options:
+                items.append("table_opt_" + name)
+            items.append("leave_table")
+        was = sc.menu[sc.cursor] if sc.screen == "table" and 0 <= sc.cursor < len(sc.menu) else None
+        sc.menu = tuple(items)
+        sc.cursor = items.index(was) if was in items else 0
+        sc.screen = "table"
+
+    def _options(self):
+        """The rule set's options and their values: the table's, else the defaults."""
+        rules = self.sc.rules
+        if rules not in RULES:
+            return []
+        if self.options is not None and self.options[0] == rules:
+            return self.options[1]
+        return [(o[0], o[1][0]) for o in rules_class(rules).OPTIONS]
+
+    def _choices(self, name):
+        for o in rules_class(self.sc.rules).OPTIONS:
+            if o[0] == name:
+                return o[1]
+        return ()
+
+    def _bot_name(self):
+        names = [self._member(m) for m in self._seated()]
+        k = 1
+        while _lang.t("bot_name", "en", k) in names:
+            k += 1
+        return _lang.t("bot_name", "en", k)
+
+    def _last_bot(self):
+        lb = self.lobby
+        seated = self._seated()
+        for i in range(len(seated) - 1, -1, -1):
+            m = seated[i]
+            if m < len(lb.bots) and lb.bots[m]:
+                return m
         return None
 
     def _code(self, cmd):
@@ -256,9 +416,26 @@ class Ui:
             return lb.members[mid]
         return "?"
 
+    def _in_lobby(self):
+        lb = self.lobby
+        return lb is None or lb.phase != "playing" and lb.phase != "done"
+
+    def _seated(self):
+        """Member ids in seat order: the `seats` event's order, joiners after it, leavers
+        (before the game) out; the join order until a `seats` event."""
+        lb = self.lobby
+        if lb is None:
+            return []
+        n = len(lb.members)
+        order = self.order or range(n)
+        return [m for m in order if m < n and m not in self.gone]
+
     def _names(self):
         lb = self.lobby
         if lb is None:
             return
-        order = self.order or list(range(len(lb.members)))
-        self.sc.names = [lb.members[m] if m < len(lb.members) else "?" for m in order]
+        seated = self._seated()
+        sc = self.sc
+        sc.names = [lb.members[m] for m in seated]
+        sc.players = tuple(sc.names)
+        sc.bots = tuple(m < len(lb.bots) and bool(lb.bots[m]) for m in seated)

@@ -7,9 +7,12 @@ prints `draw_us=` (the slowest screen's best time over 20 draws) and `draw_alloc
 import sys
 
 from dicecup.engine import new_game
+from dicecup.engine.actions import keep, roll
+from dicecup.events import Event
 from dicecup.ui import fb
 from dicecup.ui.controls import Controls
 from dicecup.ui.screens import Scene, draw
+from dicecup.ui.ui import Ui
 
 NAMES = ["Ana", "Bernard", "Chiara", "Dolores"]
 HANDS = [[2, 5, 5, 2, 3], [5, 4, 6, 5, 1], [5, 1, 4, 3, 5], [2, 2, 6, 4, 5]]
@@ -25,7 +28,7 @@ def _game(rules, bids):
 
 def _scene(g, seat, code, rules, **kw):
     sc = Scene(code, rules)
-    sc.view = g.view(seat, HANDS[seat])
+    sc.view = g.view(seat, HANDS[seat] if rules != "dixmille" else None)
     sc.names = NAMES
     sc.battery = 70
     c = Controls()
@@ -36,8 +39,42 @@ def _scene(g, seat, code, rules, **kw):
     return sc
 
 
+class Lobby:
+    def __init__(self, role, members, bots, rules, code=None):
+        self.role, self.members, self.bots, self.rules, self.code = role, members, bots, rules, code
+        self.phase, self.me, self.seat, self.tables, self.tid = "lobby", 0, -1, [], 1
+
+
+def _table(code, role):
+    """The real UI at a table: joins, the rule set, a seat order; the menu moved twice."""
+    ui = Ui(lang=code)
+    members = ["Ana", "Bernard", "Bot 1", "Chiara"]
+    bots = [False, False, True, False]
+    for m in range(4):
+        ui.on_event(Event("joined", (m, members[m], bots[m]), 1, 1, 0, 0, 0))
+    ui.on_event(Event("rules", ("bluff", [["star_track", "half"], ["reroll", True]]), 1, 1, 0, 0, 0))
+    ui.on_event(Event("seats", ([3, 0, 2, 1],), 1, 1, 0, 0, 0))
+    ui.on_lobby(Lobby(role, members, bots, "bluff", "4711" if role == "master" else None))
+    ui.on_buttons(1, 4)
+    ui.on_buttons(1, 4)
+    ui.tick(10000)
+    return ui.sc
+
+
 def scenes(code):
     out = []
+    out.append(("table", _table(code, "master")))
+    out.append(("table-member", _table(code, "member")))
+    g = new_game("bluff", 4, {}, opener=2)
+    rolls = [(0, [6, 2, 3, 1, 5]), (1, [4, 6, 6, 2, 3]), (2, [6, 6, 5, 2, 2]), (3, [1, 2, 3, 4, 5]),
+             (1, [3, 3, 2, 1, 1]), (2, [6, 4, 3, 2, 1])]
+    out.append(("rolloff", _scene(g, 0, code, "bluff", rolloff=rolls)))
+    g = new_game("dixmille", 3, {}, opener=0)
+    g.apply(0, roll([1, 5, 3, 3, 6]))
+    g.apply(0, keep([1, 5]))
+    g.apply(0, roll([5, 2, 3]))
+    out.append(("dixmille", _scene(g, 1, code, "dixmille", kept=[1, 5])))
+    out.append(("scores", _scene(g, 0, code, "dixmille", kept=[1, 5], peek=True)))
     g = _game("perudo", [2 << 3 | 3, 2 << 3 | 5])
     out.append(("bidding", _scene(g, 0, code, "perudo")))
     out.append(("peek", _scene(g, 0, code, "perudo", peek=True)))
