@@ -245,10 +245,9 @@ async def person():
     await pick("menu_create")
     await pick(%(rules)r)
     await until(lambda: ui.mode == "table", 3000)
-    if not await pick("table_add_bot"):
-        app.request(("bot", "bot1"))       # (the table screen has no bot item yet)
+    await pick("table_add_bot")
     await until(lambda: len(ui.sc.players) == 2, 3000)
-    await gesture(th.start(ui))
+    await pick("table_start")
     await until(lambda: ui.mode == "play", 5000)
     while ui.sc.view is None or ui.sc.view.winner is None:
         if w.now() - out.t0 >= %(limit)d:

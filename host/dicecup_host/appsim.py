@@ -226,11 +226,8 @@ class Person:
         return False
 
     async def start(self):
-        g = self.thumb.start(self.cup.ui)
-        if g is None:
-            return False
-        await self.make(g)
-        return True
+        """The master's table menu: start."""
+        return await self.pick("table_start")
 
     async def play(self, done):
         """Until done(): the next gesture of the game, or a look again in 100 ms."""
@@ -318,8 +315,7 @@ class AppTable:
         await self._options(rules, options or {})
         for b in range(bots):
             if not await people[0].pick("table_add_bot"):
-                self.requested.append("bot")
-                host.app.request(("bot", "bot%d" % (b + 1)))
+                raise RuntimeError("the master's table menu has no bot to add: %r" % (host.ui.sc.menu,))
             await self._until(lambda: len(host.ui.sc.players) == n + b + 1, 3000)
         if not await people[0].start():
             raise RuntimeError("the master's screen has no start: %s" % host.screen())

@@ -160,7 +160,7 @@ def test_a_table_is_created_for_each_game_from_the_menu(rules, board):
     th = Thumb(names)
     assert drive(ui, th, lambda: th.pick(ui, "menu_create") or th.pick(ui, rules))[0] == [("create", rules, {})]
     ui.on_lobby(Lobby("master", "lobby", members=["ana"], rules=rules, code="0815"))
-    out, n, final = drive(ui, th, lambda: th.start(ui))
+    out, n, final = drive(ui, th, lambda: th.pick(ui, "table_start"))
     assert out == [("start",)] and n == 1
 
 
@@ -180,7 +180,7 @@ def test_the_join_code_is_typed_digit_by_digit(code, board):
 def test_nothing_to_press_where_the_screen_offers_no_such_thing():
     ui = Ui(BOARD3)
     th = Thumb(BOARD3)
-    assert th.pick(ui, "table_start") is None and th.start(ui) is None and th.code(ui, "1234") is None
+    assert th.pick(ui, "table_start") is None and th.code(ui, "1234") is None
     g = new_game("liars", 2, {}, opener=0)
     g.start_round()
     off = seated(g.view(1, [1, 2, 3, 4, 5]), BOARD3)   # not my turn: no bid, no challenge
@@ -214,7 +214,7 @@ def played(t):
         p = t.people[c.i]
         assert p.presses > 0 and c.app.rolls == p.shakes >= 1
     assert len(winners) == 1
-    assert t.requested == ["options"]     # (no option items on the table screen yet: asked directly)
+    assert t.requested == []     # the options too were set on the master's table menu, by buttons
 
 
 def out_of_turn_exacts(events):

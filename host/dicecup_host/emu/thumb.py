@@ -6,7 +6,7 @@ time, read off what the UI shows now -- never by calling the UI's own logic.
     g = th.move(ui, action, then)     # (kind, mask) to make next, (SHAKE, 0), or None
     g = th.pick(ui, "menu_create")    # lobby: a menu item by its key
     g = th.code(ui, "4711")           # the join code screen: four digits
-    g = th.start(ui)                  # the master's table: start the game
+    g = th.pick(ui, "table_start")   # the master's table: start the game
 
 Each call looks at the screen's state (`ui.sc`: screen, menu, cursor, code; `ui.controls`:
 focus, moves, move, face, quantity, dice(), picked, cursor, offered()) and answers with
@@ -112,14 +112,6 @@ class Thumb:
         if sc.cursor == i:
             return self.press(OK)
         return self._step((i - sc.cursor) % n, n)
-
-    def start(self, ui):
-        """The master's table screen: its start item when it is a menu, else ok."""
-        if ui.mode != "table":
-            return None
-        if "table_start" in ui.sc.menu:
-            return self.pick(ui, "table_start")
-        return self.press(OK)
 
     def code(self, ui, digits):
         """The code entry screen: each digit stepped to, then ok (the fourth joins)."""
