@@ -323,3 +323,25 @@ def test_the_game_menu_is_drawn_over_the_game_and_leaves_the_table(monkeypatch):
     ui.on_buttons(PRESS, RIGHT)
     assert ui.on_buttons(PRESS, OK) == [("leave",)]
     assert "Leave the table" not in drawn(ui, monkeypatch)[1]          # closed again
+
+
+def test_a_banked_dix_mille_turn_leaves_no_shake_on_screen():
+    from dicecup.engine.actions import BANK, keep, roll
+    g = new_game("dixmille", 2, {}, rng=random.Random(1), opener=0)
+    ui = Ui()
+    ui.on_lobby(Lobby("member", "playing", seat=0, members=["Ana", "Ben"], rules="dixmille"))
+    ui.on_view(g.view(0))
+    ui.on_event(ev("shake", "roll"))
+    assert screen(ui) == "shake"
+    for e in g.apply(0, roll([1, 1, 1, 5, 2])):
+        ui.on_event(ev(*e))
+    ui.on_event(ev("committed", "roll", b"d" * 12))
+    for e in g.apply(0, keep([1, 1, 1, 5])):
+        ui.on_event(ev(*e))
+    ui.on_view(g.view(0))
+    ui.on_event(ev("shake", "roll"))        # the cup offers the next roll: shake or bank
+    assert screen(ui) == "shake"
+    for e in g.apply(0, BANK):
+        ui.on_event(ev(*e))
+    ui.on_view(g.view(0))                   # Ben's turn now
+    assert not g.view(0).mine and screen(ui) != "shake"

@@ -109,6 +109,13 @@ class Ui:
             self.controls.update(view)
             if view.need != "shake":
                 sc.rolled = False
+            # a shake asked for stays on screen only while the game still waits for it:
+            # the round's dice, my roll on my turn (banked or bust, it is gone), a reroll
+            # until it is committed
+            w = sc.shake
+            if w == "round" and view.need != "shake" or w == "roll" and not (
+                    view.mine and view.need in ("roll", "bank-or-roll")):
+                sc.shake = None
         self.dirty = True
 
     def on_event(self, ev):
