@@ -58,6 +58,7 @@ Requests (tuples in the list on_buttons returns):
     ("start",)       master: start the game (again, after one ended)
     ("rules", rules, options)    master, in the lobby: change rule set / options
     ("bot", name)    master, in the lobby: a bot takes a seat
+    ("drop_bot", mid)   master, in the lobby: the bot member `mid` leaves its seat
     ("leave",)       leave the table (in a game a bot plays the seat)
     ("lang", code)   keep the language in flash (ui.on_setting tells the UI)
     ("sleep",)       go idle now (screen off)
@@ -98,8 +99,9 @@ class Lobby:
     role     "alone" (no table), "joining", "member" or "master"
     tables   tables heard: [(tid, master name, rules code 1.., members, playing)]
     tid      this cup's table id (None alone); code: the join code (master only)
-    members  names in member order; bots: a bool per member; me: my member id
+    members  names in member order; bots, gone: a bool per member (a bot; left); me: my member id
     rules    the rule set's name; phase: "lobby", "playing", "done" (None alone)
+    options  the table's options: [(RULES.md name, value), ...] ([] alone)
     seat     my seat in the game (-1: none)
     """
 
@@ -119,8 +121,10 @@ class Lobby:
         self.code = cup.keys.code if self.role == "master" else None
         self.members = [m.name for m in t.members] if t is not None else []
         self.bots = [bool(m.flags & tbl.BOT) for m in t.members] if t is not None else []
+        self.gone = [bool(m.flags & tbl.LEFT) for m in t.members] if t is not None else []
         self.me = cup.me
         self.rules = t.rules if t is not None else None
+        self.options = t.options() if t is not None and t.rules is not None else []
         self.phase = ("lobby", "playing", "done")[t.phase] if t is not None else None
         self.seat = cup.seat()
 
@@ -128,7 +132,7 @@ class Lobby:
         """What, if it changes, makes a new Lobby worth sending."""
         tids = [x[0] for x in self.tables]
         return (self.role, self.tid, len(self.members), self.rules, self.phase, self.seat,
-                tuple(tids), tuple(self.bots))
+                tuple(tids), tuple(self.bots), tuple(self.gone), tuple(self.options))
 
 
 def options_bits(rules, options):
@@ -340,7 +344,7 @@ class App:
             if tid is None or tid not in cup.heard:
                 return "no-table"
             cup.join(tid, req[1])
-        elif what in ("start", "rules", "bot"):
+        elif what in ("start", "rules", "bot", "drop_bot"):
             if not cup.is_master():
                 return "not-master"
             if playing:
@@ -349,6 +353,8 @@ class App:
                 cup.start()
             elif what == "rules":
                 cup.set_rules(req[1], options_bits(req[1], req[2] if len(req) > 2 else None))
+            elif what == "drop_bot":
+                cup.drop_bot(req[1])
             else:
                 cup.add_bot(req[1] if len(req) > 1 else "bot%d" % len(t.members))
         elif what == "leave":

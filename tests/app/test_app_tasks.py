@@ -235,3 +235,31 @@ def test_status_reaches_the_ui(app_table):
     assert seen[0] == {"link": True, "quorum": True, "battery_pct": None, "low_battery": False}
     assert seen[-1]["battery_pct"] == 66 and seen[-1]["low_battery"] is False   # 3.9 V
     assert PRESS == 1
+
+
+def test_the_masters_table_menu_adds_and_drops_a_bot_and_sets_an_option_by_buttons(app_table):
+    t = app_table(["esp32-devkitc"])
+    c = t.cups[0]
+    p = t.people[0]
+    seen = {}
+
+    async def script(t):
+        await ms(300)
+        assert await p.create("bluff")
+        await ms(300)
+        assert await p.pick("table_add_bot")
+        await ms(300)
+        seen["with bot"] = (list(c.ui.sc.players), c.ui.sc.menu)
+        assert await p.pick("table_drop_bot")
+        await ms(300)
+        seen["dropped"] = (list(c.ui.sc.players), c.ui.sc.menu)
+        assert await p.pick("table_opt_reroll")
+        await ms(300)
+    t.run(script)
+    players, menu = seen["with bot"]
+    assert len(players) == 2 and "table_drop_bot" in menu
+    players, menu = seen["dropped"]
+    assert len(players) == 1 and "table_drop_bot" not in menu
+    assert not [e for e in events(c) if e["k"] == "rejected"]
+    assert c.app.cup.table.options() == [(n, v) for n, v in c.ui.lobby.options]
+    assert dict(c.ui.lobby.options)["reroll"] is True

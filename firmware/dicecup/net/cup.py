@@ -290,6 +290,9 @@ class Cup:
     def add_bot(self, name):
         self.lobby.add_bot(name)
 
+    def drop_bot(self, mid):
+        self.lobby.drop_bot(mid)
+
     def set_rules(self, rules, opts=0):
         self._master_only()
         self.sync.commit(tbl.op_rules(rules, opts))

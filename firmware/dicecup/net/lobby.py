@@ -122,6 +122,17 @@ class Lobby:
             raise ValueError("bots join in the lobby, up to %d seats" % min(6, cup.max_cups))
         cup.sync.commit(tbl.op_join(len(t.members), bytes(6), name, BOT))
 
+    def drop_bot(self, mid):
+        """Master, in the lobby: the bot `mid` leaves its seat (a player's seat is theirs
+        to leave, never the master's to take)."""
+        cup = self.cup
+        t = cup.table
+        if not cup.is_master() or t.phase != LOBBY:
+            raise ValueError("bots leave in the lobby, by the master")
+        if not (0 <= mid < len(t.members)) or not t.members[mid].flags & BOT or t.members[mid].flags & LEFT:
+            raise ValueError("member %r is no seated bot" % (mid,))
+        cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags | LEFT))
+
     def _known(self, pk):
         """The member id whose static key is `pk`, or None."""
         t = self.cup.table
