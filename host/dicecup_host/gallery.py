@@ -229,6 +229,17 @@ def samples(lang):
     sc.reveal = {"quantity": q, "face": f, "count": counted, "hands": hands,
                  "lines": [("lose_1", (NAMES[s],))]}
     out.append(("reveal", sc))
+    g, hands = _bluffing("liars", seats=6, bids=3)
+    s = g.to_act()
+    g.apply(s, CHALLENGE)
+    q, f = g.view(0).bid
+    counted = sum(1 for h in hands for x in h if x in g.counts(f))
+    g.settle(hands)
+    sc = _scene(g, 0, hands, lang, "liars")
+    sc.names = NAMES + ["Emma", "Bot 1"]
+    sc.reveal = {"quantity": q, "face": f, "count": counted, "hands": hands,
+                 "lines": [("lose_1", (sc.names[s],))]}
+    out.append(("reveal-six", sc))
 
     g = new_game("dixmille", 3, {}, rng=random.Random(5), opener=0)
     g.apply(0, roll([1, 5, 3, 3, 6]))

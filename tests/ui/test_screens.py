@@ -24,7 +24,7 @@ PICKED = {
     "rolled": "waiting", "bidding": "bidding", "peek": "peek", "toast-master": "bidding",
     "toast-bot": "bidding", "link-lost": "bidding", "quorum": "bidding", "battery-low": "bidding",
     "my-turn": "entry", "bid-entry": "entry", "bid-quantity": "entry", "menteur-turn": "entry",
-    "bluff-turn": "entry", "reveal": "reveal", "dixmille-roll": "dixmille",
+    "bluff-turn": "entry", "reveal": "reveal", "reveal-six": "reveal", "dixmille-roll": "dixmille",
     "dixmille-watch": "dixmille", "spectator": "spectator", "over-won": "over", "over-lost": "over",
     "palifico": "bidding", "dixmille-keep": "dixmille",
     "lobby-table-option": "table", "lobby-table-member": "table", "toast-bot-mine": "bidding",

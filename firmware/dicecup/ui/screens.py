@@ -362,12 +362,17 @@ def _reveal(buf, sc):
         text.centre(buf, sc.t("counted", r.get("count", 0), str(face)), _TOP + 1, BIG)
     else:
         text.centre(buf, sc.t("reveal"), _TOP + 1, BIG)
-    y = 20
     rows = [s for s in range(len(hands)) if hands[s]]
+    # up to 3 hands: dice faces; 4: a column of digit rows; 5-6: two columns of three
+    # (a 3-letter name, the faces as digits): every hand stays on the screen
     size = dice.SMALL if len(rows) <= 3 else 8
-    for s in rows:
-        text.draw(buf, sc.name(s)[:6], 0, y + 2, SMALL)
-        x = 34
+    split = len(rows) > 4
+    for k in range(len(rows)):
+        s = rows[k]
+        x0 = 64 * (k // 3) if split else 0
+        y = 20 + ((k % 3) * 9 if split else k * (size + 1 if size != 8 else 8))
+        text.draw(buf, sc.name(s)[:3 if split else 6], x0, y + (0 if split else 2), SMALL)
+        x = x0 + (19 if split else 34)
         counted = 0
         for i in range(len(hands[s])):
             f = hands[s][i]
@@ -375,12 +380,10 @@ def _reveal(buf, sc):
                 counted |= 1 << i
         if size == 8:   # a crowded table: faces as digits, the counted ones inverted
             for i in range(len(hands[s])):
-                text.draw(buf, str(hands[s][i]), x + i * 7, y, SMALL, inverse=bool(counted >> i & 1))
+                text.draw(buf, str(hands[s][i]), x + i * (6 if split else 7), y, SMALL,
+                          inverse=bool(counted >> i & 1))
         else:
             dice.row(buf, [_face(sc, f) for f in hands[s]], x, y, size, 1, ~counted & 0xFF)
-        y += size + 1 if size != 8 else 8
-        if y > 47:
-            break
     lines = r.get("lines") or ()
     if lines:
         key, args = lines[0]
