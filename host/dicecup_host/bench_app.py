@@ -165,13 +165,15 @@ def _mem_info(out):
 
 # --- RAM ------------------------------------------------------------------------------
 
-def app_ram(runtime, games=1, limit_ms=1800000, heap=None, rules="perudo", seats=6, timeout=3600):
+def app_ram(runtime, games=1, limit_ms=1800000, heap=None, rules="perudo", seats=6, timeout=3600,
+            stop_on_error=False):
     """upy/appram.py on `runtime`: its figures (bytes), with `ok` (games all finished, no
     internal error), `max_free` (largest free block at the end, where mem_info says) and
     `error` (the last line of stderr when it failed)."""
     with tempfile.TemporaryDirectory() as store:
         store_arg = store if runtime != "wasm" else "/store"
-        rc, out, err = run(runtime, "appram.py", [board_path(), store_arg, rules, seats, games, limit_ms],
+        rc, out, err = run(runtime, "appram.py", [board_path(), store_arg, rules, seats, games, limit_ms,
+                                            "stop" if stop_on_error else "go"],
                            heap=heap, timeout=timeout, steps=True)
     lines = [ln for ln in out.splitlines() if ln.startswith("--appram-- ")]
     figs = _pairs(lines[-1]) if lines else {}
@@ -195,16 +197,20 @@ def above(figs, key):
     return figs[key] - figs["emu"]
 
 
-def smallest_heap(emu_bytes, lo_kb, hi_kb, step_kb=2, limit_ms=1800000):
+def smallest_heap(emu_bytes, lo_kb, hi_kb, step_kb=2, limit_ms=600000):
     """Smallest fw32 heap (KB above the emulation's share) in which one 6-seat game
-    completes with no internal error, to `step_kb`; None if not even hi_kb does."""
+    completes with no internal error, to `step_kb`; None if not even hi_kb does. A run
+    ends at its first internal error."""
     extra = -(-emu_bytes // 1024)
-    if not app_ram("fw32", heap="%dK" % (hi_kb + extra), limit_ms=limit_ms)["ok"]:
+
+    def fits(k):
+        return app_ram("fw32", heap="%dK" % (k + extra), limit_ms=limit_ms, stop_on_error=True)["ok"]
+    if not fits(hi_kb):
         return None
     lo, hi = lo_kb, hi_kb          # hi works; find the lowest that does
     while hi - lo > step_kb:
         mid = (lo + hi) // 2
-        if app_ram("fw32", heap="%dK" % (mid + extra), limit_ms=limit_ms)["ok"]:
+        if fits(mid):
             hi = mid
         else:
             lo = mid
@@ -215,9 +221,12 @@ def smallest_heap(emu_bytes, lo_kb, hi_kb, step_kb=2, limit_ms=1800000):
 
 def press_times(runtime, repeats):
     """upy/presstime.py on `runtime`: {case: figures} (microseconds, counts)."""
-    rc, out, err = run(runtime, "presstime.py", [board_path(), repeats], heap="1024K", timeout=900)
+    # six Apps in one process: the 64-bit wheel needs room (timings, not RAM, are read here)
+    rc, out, err = run(runtime, "presstime.py", [board_path(), repeats],
+                       heap="1024K" if runtime == "fw32" else "4096K", timeout=900)
     if rc:
-        raise RuntimeError("presstime.py failed on %s: %s" % (runtime, (err.strip().splitlines() or ["?"])[-1]))
+        raise RuntimeError("presstime.py failed on %s: %s" % (
+            runtime, ((err.strip() or out.strip()).splitlines() or ["?"])[-1]))
     cases = {}
     for ln in out.splitlines():
         m = re.match(r"--press-- case=(\w+) (.*)", ln)
@@ -294,10 +303,10 @@ def app_section(out, quick=False, runtimes=("fw32", "wheel", "wasm"), play_ms=No
         else:
             print("  %d games in a row at %d KB: failed (%s)" % (games, ESP32_HEAP_KB, long.get("error")))
         if not quick:
-            low = smallest_heap(emu_bytes, 48, ESP32_HEAP_KB + 16)
+            low = smallest_heap(emu_bytes, 64, ESP32_HEAP_KB + 30)
             res["smallest_heap_kb"] = low
             print("  smallest heap a 6-seat game completes in (fw32, above the emulation): %s" % (
-                "%d KB (to 2 KB)" % low if low else "more than %d KB" % (ESP32_HEAP_KB + 16)))
+                "%d KB (to 2 KB)" % low if low else "more than %d KB" % (ESP32_HEAP_KB + 30)))
     print("  each cup's peak in a real 6-cup game (dicecup sim --headless --micropython, one process"
           " per cup): not measured here yet")
     res["six_cup_sim_peak_kb"] = None

@@ -16,14 +16,16 @@ wasmrun.mjs); on the unix ports `main()` calls step() in a loop. The peak is the
 live heap seen at a step (garbage between steps is not counted; the smallest heap the
 games complete in, found by the host, bounds the rest).
 
-argv: board_json store_dir rules seats games limit_ms [folder ...] (folders added to
-sys.path: the drivers' .mpy, and where not frozen the emulation). Prints one line
+argv: board_json store_dir rules seats games limit_ms on_error [folder ...]; on_error
+"stop" ends the run at the first internal error (the host's smallest-heap search),
+"go" plays on; the folders are added to sys.path (the drivers' .mpy, and where not
+frozen the emulation). Prints one line
 `--appram-- key=value ...` (bytes, and counts), then micropython.mem_info().
 """
 import gc
 import sys
 
-for _p in sys.argv[7:]:
+for _p in sys.argv[8:]:
     sys.path.append(_p)
 gc.collect()
 start = gc.mem_alloc()
@@ -39,6 +41,7 @@ import math
 BOARD, STORE, RULES = sys.argv[1], sys.argv[2], sys.argv[3]
 SEATS, GAMES = int(sys.argv[4]), int(sys.argv[5])
 LIMIT_MS = int(sys.argv[6])     # per game, emulated ms
+STOP = sys.argv[7] == "stop"
 SLICE_MS = 200
 
 from dicecup.hw import board as fwb
@@ -146,7 +149,7 @@ async def play(app):
         app.request(("start",))
         await until(lambda: app.game_on() and not over(), 5000)
         t0 = w.now()
-        while not over() and w.now() - t0 < LIMIT_MS:
+        while not over() and w.now() - t0 < LIMIT_MS and not (STOP and stats["internal"]):
             if cup.wants_shake() and not cup.busy():
                 SHAKE[0] = w.now()
                 stats["shakes"] += 1
