@@ -27,8 +27,11 @@ test-fast: install
 sim: install
 	$(BIN)/dicecup sim --rules $(RULES) --cups $(CUPS) --seed $(SEED)
 
+# the bench's WebAssembly MicroPython (build/wasm); without npm its column says so
 $(VENV)/.bench: $(STAMP)
 	$(BIN)/pip install -q -e '.[dev,bench]'
+	-npm install --prefix build/wasm --no-save --no-audit --no-fund @micropython/micropython-webassembly-pyscript@1.27.0 \
+	  || echo "bench: npm could not install the WebAssembly MicroPython: its column will say so"
 	touch $@
 
 bench: $(VENV)/.bench

@@ -220,6 +220,8 @@ def main(argv=None):
     from . import bench_net
     bench_net.net_section(out, quick)
     fw32_section(out, quick)
+    from . import bench_app
+    bench_app.app_section(out, quick)
     path = mpy.ROOT / "build" / "bench.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=1))

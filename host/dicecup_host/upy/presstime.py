@@ -1,0 +1,325 @@
+"""Inside MicroPython: time from a button event to the updated screen, with ticks_us
+around the app's real code path -- the event into App.on_buttons (the real Ui's
+on_buttons, the app's requests), Ui.tick and Ui.draw into the framebuffer, and show()
+through the Adafruit SSD1306 driver over the emulated I2C bus. The emulated chip's
+own work inside each bus transfer is timed apart and taken out; the bytes the driver
+sent are counted, for the host to turn into wire time.
+
+argv: board_json repeats [folder ...] (folders added to sys.path). Prints lines
+`--press-- case=<name> key=<microseconds or count> ...`:
+
+  local  one cup, master of a 6-seat Perudo table (5 bots, no radio), my turn to bid:
+         case cursor (press right: the move cursor), peek (long ok: my dice),
+         redraw (a full frame with no input: draw + show), lobby (press right in
+         the lobby menu). Keys: ui (App.on_buttons), draw (tick + draw), show (the
+         driver's CPU), emu (the emulated chip, taken out), bytes, transfers.
+  chain  six cups on the simulated medium (5 ms links), one App and real Ui each (the
+         screen drawn into a buffer; show() timed in `local`): the ok that confirms a
+         bid at a peer's cup, then every pump until every cup applied it. For every
+         hop (a 1 ms slot where frames landed), the slowest cup's pump; the press
+         (bidder: on_buttons + the pump that sends), the master's pumps, and the
+         slowest peer's apply pump + its draw. Keys: press, hops, hop<i>, slots<i>
+         (sim ms of the hop), span (sim ms press -> every cup applied), draw.
+"""
+import gc
+import sys
+
+for _p in sys.argv[3:]:
+    sys.path.append(_p)
+try:
+    from dicecup_host.emu import machine as _machine   # the 32-bit build: frozen emulation
+    sys.modules["machine"] = _machine
+    from dicecup_host.emu import rig
+except ImportError:
+    import rig
+from time import ticks_diff, ticks_us
+
+BOARD = sys.argv[1]
+REPEATS = int(sys.argv[2])
+
+from dicecup.hw import board as fwb
+from dicecup.hw.buttons import LONG, PRESS
+from dicecup import appboot, bots
+from dicecup.net.sim import Rng
+from dicecup.net.store import MemStore
+from dicecup.ui.ui import Ui
+
+
+def discard(s):
+    # the serial log is formatted as on a cup (its CPU counts), and not written out
+    pass
+
+
+def begin(app):
+    # what App.start does before it makes its tasks: the tasks' work is driven here
+    app.push_status()
+    app.push_lobby(force=True)
+    app.changed = True
+
+
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+
+
+class TimedBus:
+    """Wraps the emulated bus: time spent in the emulated chip, bytes, transfers."""
+
+    def __init__(self, bus):
+        self.bus = bus
+        self.write0 = bus.write
+        self.reset()
+        bus.write = self.write
+
+    def reset(self):
+        self.us = 0
+        self.bytes = 0
+        self.transfers = 0
+
+    def write(self, addr, data, stop=True):
+        t = ticks_us()
+        n = self.write0(addr, data, stop)
+        self.us += ticks_diff(ticks_us(), t)
+        self.bytes += len(data)
+        self.transfers += 1
+        return n
+
+
+def local(repeats):
+    b = fwb.load(BOARD)
+    w, acc, oled = rig.build(b, battery_v=3.92)
+    from dicecup.hw import hardware
+    hw = hardware.open(BOARD, clock=w.now)
+    names = b.button_names()
+    bit = dict((n, 1 << i) for i, n in enumerate(names))
+    ui = Ui(names)
+    app = appboot.make_app(hw, appboot.NoRadio(), MemStore(), w.now, ui=ui, out=discard)
+    cup = app.cup
+    d = hw.display
+    buf = d.buffer()
+    bus = TimedBus(w.bus)
+
+    def frame():
+        # the screen task's work: tick, draw, one show()
+        t = ticks_us()
+        ui.tick(w.now())
+        ui.draw(buf)
+        t1 = ticks_us()
+        bus.reset()
+        d.show()
+        t2 = ticks_us()
+        return ticks_diff(t1, t), ticks_diff(t2, t1) - bus.us
+
+    def one(case, kind, name, gap=20):
+        res = {"ui": [], "draw": [], "show": [], "emu": []}
+        changed = 0
+        for _ in range(repeats):
+            w.advance(gap)
+            app.pump()
+            frame()                       # the screen settled before the press
+            before = bytes(oled.ram)
+            gc.collect()
+            t = ticks_us()
+            if kind:
+                app.on_buttons(kind, bit[name])
+            t1 = ticks_us()
+            dr, sh = frame()
+            if bytes(oled.ram) != before:
+                changed += 1              # the chip's RAM: what the OLED shows
+            res["ui"].append(ticks_diff(t1, t))
+            res["draw"].append(dr)
+            res["show"].append(sh)
+            res["emu"].append(bus.us)
+        print("--press-- case=%s ui=%d draw=%d show=%d emu=%d bytes=%d transfers=%d changed=%d mode=%s" % (
+            case, median(res["ui"]), median(res["draw"]), median(res["show"]), median(res["emu"]),
+            bus.bytes, bus.transfers, changed, ui.mode))
+
+    begin(app)
+    one("lobby", PRESS, "right")
+    app.request(("create", "perudo", {}))
+    for i in range(5):
+        app.request(("bot", "bot%d" % i))
+    rng = Rng(3)
+    end = w.now() + 600000
+    k = 0
+    while w.now() < end:
+        w.advance(10)
+        app.pump()
+        k += 1
+        if k % 5 == 0:
+            frame()                       # the screen task, every FRAME_MS
+        if cup.table is not None and len(cup.table.members) == 6 and not app.game_on():
+            app.request(("start",))
+        if cup.wants_shake() and not cup.busy():
+            cup.shake(b"bench")
+        if cup.on_turn() and not cup.busy():
+            v = cup.view()
+            if v.need == "bid" and v.bid is not None and ui.mode == "play":
+                break
+            app.request(("act", bots.act(v, rng)))
+    for _ in range(60):                   # 3 s: the toasts of the game's start go
+        w.advance(50)
+        app.pump()
+        frame()
+    one("cursor", PRESS, "right")
+    one("peek", LONG, "ok", 3100)       # after PEEK_MS: each peek shows the dice anew
+    one("redraw", 0, None)
+
+
+class Cluster:
+    """Six cups on the simulated medium, each an App with the real Ui."""
+
+    def __init__(self, n, seed):
+        from dicecup.net.sim import Clock, Medium
+        self.clock = Clock()
+        self.medium = Medium(self.clock, rng=seed, latency_ms=5, jitter_ms=0, trace=False)
+        self.apps = []
+        self.radios = []
+        self.bufs = []
+        self.applied = {}      # (cup index, version) -> sim ms
+        clock = self.clock
+        for i in range(n):
+            addr = bytes((2, 0, 0, 0, 0, i + 1))
+            r = self.medium.attach(addr)
+            rb = Rng(seed * 10 + i)
+            app = appboot.make_app(None, r, MemStore(), lambda: clock.now, ui=Ui(),
+                                   random_bytes=lambda k, rb=rb: bytes(rb.randrange(256) for _ in range(k)),
+                                   name="p%d" % i, out=discard)
+            begin(app)
+            app.cup.listen(self._note(i))
+            self.apps.append(app)
+            self.radios.append(r)
+            self.bufs.append(bytearray(1024))
+
+    def _note(self, i):
+        def note(ev):
+            if ev.kind == "op":
+                self.applied[(i, ev.version)] = self.clock.now
+        return note
+
+    def step(self, timing=None):
+        """One sim ms: frames land, then every cup with a frame or a deadline pumps and
+        draws what changed. timing: a list getting (now, cup, had_frames, us)."""
+        c = self.clock
+        c.run_until(c.now + 1)
+        now = c.now
+        for i in range(len(self.apps)):
+            app = self.apps[i]
+            had = len(self.radios[i].rx) > 0
+            if not had and now < app.due and not app.changed:
+                continue
+            t = ticks_us()
+            app.pump()
+            us = ticks_diff(ticks_us(), t)
+            if app.ui.tick(now):
+                t = ticks_us()
+                app.ui.draw(self.bufs[i])
+                if timing is not None:
+                    timing.append((now, i, 2, ticks_diff(ticks_us(), t)))
+            if timing is not None:
+                timing.append((now, i, 1 if had else 0, us))
+
+    def run(self, ms, cond=None):
+        end = self.clock.now + ms
+        while self.clock.now < end:
+            self.step()
+            if cond is not None and cond():
+                return True
+        return False
+
+
+def chain(repeats):
+    n = 6
+    cl = Cluster(n, 5)
+    apps = cl.apps
+    m = apps[0].cup
+    m.create(0x4242, "1234", "perudo", 0)
+    for a in apps[1:]:
+        cl.run(3000, lambda: 0x4242 in a.cup.heard)
+        a.cup.join(0x4242, "1234")
+        cl.run(3000, lambda: a.cup.table is not None)
+    cl.run(1000)
+    m.start()
+    rng = Rng(11)
+    ok = 1 << 1                # Ui's default names: left, ok, right, back
+    got = []
+    guard = 0
+    while len(got) < repeats and guard < 200000:
+        guard += 1
+        cl.step()
+        for i in range(n):
+            cup = apps[i].cup
+            if cup.table is None or cup.table.game is None:
+                continue
+            if cup.wants_shake() and not cup.busy():
+                cup.shake(b"bench%d" % i)
+        bidder = None
+        for i in range(n):
+            cup = apps[i].cup
+            if cup.on_turn() and not cup.busy():
+                bidder = i
+        if bidder is None:
+            continue
+        a = apps[bidder]
+        v = a.cup.view()
+        c = a.ui.controls
+        if bidder != 0 and v.need == "bid" and a.ui.mode == "play" and v.legal:
+            # compose a bid on the Ui: ok (the bid move), ok (the face), then time the
+            # ok that sends it
+            if c.focus == 0 and c.move == 1:
+                a.on_buttons(PRESS, ok)
+                a.on_buttons(PRESS, ok)
+            if c.focus == 2 and c.move == 1:
+                got.append(measure(cl, bidder, ok))
+                continue
+        act = bots.act(v, rng)
+        a.request(("act", act))
+    if not got:
+        print("--press-- case=chain error=no-bid")
+        return
+    keys = got[0].keys()
+    print("--press-- case=chain " + " ".join("%s=%d" % (k, median([g[k] for g in got])) for k in keys))
+
+
+def measure(cl, bidder, ok):
+    apps = cl.apps
+    a = apps[bidder]
+    for _ in range(20):            # let acks and heartbeats settle: a quiet start
+        cl.step()
+    version = a.cup.table.version + 1
+    t0 = cl.clock.now
+    gc.collect()
+    t = ticks_us()
+    a.on_buttons(PRESS, ok)
+    a.pump()
+    press = ticks_diff(ticks_us(), t)
+    timing = []
+    n = len(apps)
+    while cl.clock.now - t0 < 500 and len([1 for i in range(n) if (i, version) in cl.applied]) < n:
+        cl.step(timing)
+    done = [cl.applied.get((i, version)) for i in range(n)]
+    if None in done:
+        return {"press": press, "hops": -1, "span": -1}
+    last = max(done)
+    # hops: the sim ms where frames landed, up to the last apply; on each, the slowest
+    # cup's pump (cups run in parallel, each on its own CPU)
+    slots = {}
+    draw = 0
+    for now, i, kind, us in timing:
+        if now > last:
+            continue
+        if kind == 1:
+            slots[now] = max(slots.get(now, 0), us)
+        elif kind == 2 and now == done[i] and us > draw:
+            draw = us
+    out = {"press": press, "hops": len(slots), "span": last - t0, "draw": draw}
+    k = 0
+    for now in sorted(slots):
+        out["hop%d" % k] = slots[now]
+        out["at%d" % k] = now - t0
+        k += 1
+    return out
+
+
+local(REPEATS)
+chain(max(3, REPEATS // 4))
