@@ -6,6 +6,9 @@
 #     transport net/sim.py, hw, bots, scenario, jsonw) and the top-level `digitalio`
 #     the Adafruit drivers import. Not main.py (the entry point, run as a file) nor the
 #     manifests;
+#   * the Adafruit drivers (ssd1306, lis3dh, bus_device), frozen as a cup without PSRAM
+#     must have them (as .mpy in its heap they take 13 KB of its 110): fw32.py copies the
+#     pinned sources (drivers.txt) into build/fw32/drivers/ before it builds;
 #   * the emulated chips and fakes of host/dicecup_host/emu/ (world, bus, lis3dh,
 #     ssd1306, machine, esp32, network, rig, vtime), frozen as `dicecup_host.emu.<name>`, a
 #     namespace package: emu/__init__.py is CPython-only (subprocess, pathlib), so it is
@@ -23,3 +26,8 @@ module("digitalio.py", base_path=".")
 
 EMU = ("world", "bus", "lis3dh", "ssd1306", "machine", "esp32", "network", "rig", "vtime")
 package("dicecup_host/emu", files=[name + ".py" for name in EMU], base_path="../host")
+
+DRIVERS = "../build/fw32/drivers"
+package("adafruit_bus_device", base_path=DRIVERS)
+module("adafruit_ssd1306.py", base_path=DRIVERS)
+module("adafruit_lis3dh.py", base_path=DRIVERS)

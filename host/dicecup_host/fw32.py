@@ -35,6 +35,7 @@ BUILD = ROOT / "build" / "fw32"
 SRC_DIR = BUILD / "src"               # where a tarball is extracted
 BINARY = BUILD / "micropython-fw32"
 STAMP = BUILD / "stamp"
+DRIVERS = BUILD / "drivers"           # the drivers' sources, frozen too (manifest_sim.py)
 ESP32_HEAP = mpy.ESP32_HEAP           # "110K"
 PROG = "micropython-fw32"
 TARBALL = "micropython-*.tar.gz"
@@ -159,7 +160,7 @@ def _source_id(src):
 
 def frozen_inputs(firmware=None, emu=None):
     """The files the frozen build reads, as sorted (label, path): every .py under
-    firmware/ (so the manifest too) and the emulated-hardware modules."""
+    firmware/ (so the manifest too), the emulated-hardware modules and the drivers."""
     firmware = Path(firmware or FIRMWARE)
     emu = Path(emu or EMU)
     out = []
@@ -168,7 +169,28 @@ def frozen_inputs(firmware=None, emu=None):
             rel = p.relative_to(base)
             if "__pycache__" not in rel.parts:
                 out.append(("%s/%s" % (label, rel.as_posix()), p))
+    for rel, p in _drivers():
+        out.append(("drivers/%s" % rel.as_posix(), p))
     return out
+
+
+def _drivers():
+    """The Adafruit drivers' pinned sources (bundle.driver_sources), none when they are
+    not installed (then the build says so: the manifest names them)."""
+    from . import bundle
+    try:
+        return bundle.driver_sources()
+    except bundle.BundleError:
+        return []
+
+
+def _copy_drivers():
+    """The drivers' sources into build/fw32/drivers/, where manifest_sim.py freezes them."""
+    out = DRIVERS
+    shutil.rmtree(out, ignore_errors=True)
+    for rel, p in _drivers():
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(p, out / rel)
 
 
 def inputs_hash(firmware=None, emu=None, src=None):
@@ -243,6 +265,7 @@ def build(force=False):
         print("fw32: building the 32-bit MicroPython with the firmware frozen in ...",
               file=sys.stderr, flush=True)
         tree = _tree(src)
+        _copy_drivers()
         if not (tree / "mpy-cross" / "build" / "mpy-cross").exists():
             _make(["-C", str(tree / "mpy-cross"), "-j2"], "mpy-cross")
         unix = tree / "ports" / "unix"
