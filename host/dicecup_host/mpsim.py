@@ -90,6 +90,7 @@ class CupProc:
         self.base = self.total = self.ballast = None
         self.peak = 0
         self.stages = {}        # boot stage -> the app's heap then
+        self.errors = []        # what the player's own code raised
         self.wake = -1
         self.at = 0
         self.done = False
@@ -134,6 +135,8 @@ class CupProc:
             self.peak = max(self.peak, int(parts[0]))
         elif c == "C":
             self.game.code = (parts[0], int(parts[1]))
+        elif c == "X":
+            self.errors.append(ln[3:])
         elif c == "M":
             self.stages[parts[0]] = int(parts[1])
         elif c == "B":
@@ -215,9 +218,11 @@ class Game:
     def died(self, cp):
         self.medium.kill(self.radios[cp.i].address)
         self.deaths.append(cp.i)
-        tail = "\n".join(cp.stderr_text().strip().splitlines()[-25:])
-        self.log("mpsim: cup %d (%s) died at %d ms: %s (exit %s)%s" % (
-            cp.i, NAMES[cp.i], self.clock.now, cp.dead, cp.p.returncode, ("\n" + tail) if tail else ""))
+        # MicroPython prints an uncaught exception's traceback on stdout: the console lines
+        tail = "\n".join((cp.console + cp.stderr_text().strip().splitlines())[-25:])
+        self.log("mpsim: cup %d (%s) died at %d ms with a %s heap: %s (exit %s)%s" % (
+            cp.i, NAMES[cp.i], self.clock.now, _kb(self.cap), cp.dead, cp.p.returncode,
+            ("\n" + tail) if tail else ""))
 
     # ----- the processes' answers ----------------------------------------------------
     def collect(self, cups):
@@ -289,6 +294,9 @@ class Game:
                 c.inbox = []
                 asked.append(c)
         self.collect(asked)
+        for c in live:
+            if c not in asked and c.p.poll() is not None:
+                c.die("it exited")        # noticed now, not when it is next asked
         clock = self.clock
         self.sent.sort(key=lambda s: (s[0], s[1]))
         for t, i, dest, frame in self.sent:
@@ -341,11 +349,19 @@ class Game:
 # ----- one checked game, a batch ------------------------------------------------------
 
 def memory_errors(cp):
-    """The `internal` events of a cup that were a MemoryError (the app survived them)."""
+    """The MemoryErrors a cup survived: the app's `internal` events (a task restarted)
+    and the player's own (X lines), as text."""
     out = []
-    for rec in checker.events(cp.serial, ("internal",)):
-        if "MemoryError" in json.dumps(rec):
-            out.append(rec)
+    for ln in cp.serial:
+        if '"internal"' not in ln:
+            continue
+        try:
+            rec = json.loads(ln)
+        except ValueError:
+            continue
+        if rec.get("k") == "internal" and "MemoryError" in str(rec.get("error", "")):
+            out.append("%s: %s" % (rec.get("where"), rec.get("error")))
+    out += ["player " + e for e in cp.errors if "MemoryError" in e]
     return out
 
 
@@ -393,7 +409,9 @@ def play_one(binary, cups, rules, options, seed, loss=0.0, bots=0, cap=CAP, driv
         for c in g.cups:
             for rec in memory_errors(c):
                 mem.append((c.i, rec))
-                g.log("mpsim: cup %d: MemoryError in the app (%s heap): %s" % (c.i, _kb(cap), json.dumps(rec)))
+                g.log("mpsim: cup %d: %s (%s heap)" % (c.i, rec, _kb(cap)))
+            if c.errors and c.alive():
+                g.log(c.stderr_text()[-3000:])
         finals = [c.final or {} for c in g.cups]
         st = g.medium.stats
         counts = {"frames": st["frames"], "dropped": st["dropped"], "max_frame_bytes": st["max_frame_bytes"],

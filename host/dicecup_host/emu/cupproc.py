@@ -23,6 +23,7 @@ protocol's start with \\x01):
     \\x01C code tid             the master's join code (what a player reads off its screen)
     \\x01F t dest hex           a frame sent at t (host ms)
     \\x01H bytes                a new peak of the app's live heap
+    \\x01X where error          the player's own code raised (the traceback on stderr)
     \\x01M stage bytes          the app's heap after a stage of boot (drivers, hardware, app)
     \\x01W t next done          at t, the step is over: next wake (-1: none), game over 0/1
     \\x01E json                 at the end: counts, peak, final state digest
@@ -340,6 +341,29 @@ async def lobby(app, cfg, step, sleep):
                 break
 
 
+def watch_views(app):
+    """The View the app last pushed to its UI (the seam's ui.on_view), kept for the
+    player: it reads what the screen was given instead of building a second View
+    (with its legal-move list: 1.3 KB at a 30-dice table) on a full heap."""
+    seen = [None]
+    ui = app.ui
+    shown = ui.on_view
+
+    def on_view(v):
+        seen[0] = v
+        shown(v)
+
+    ui.on_view = on_view
+    return seen
+
+
+def player_error(where, e):
+    """Something the player did raised (a MemoryError on a full heap): said on stdout
+    for the host, the traceback on stderr; the player goes on."""
+    say("X %s %s: %s" % (where, type(e).__name__, e))
+    sys.print_exception(e, sys.stderr)
+
+
 async def engine_player(app, cfg, step, hand, sleep):
     """--drive engine: moves chosen by dicecup.bots on the seat's View, handed to the app
     as its requests; rolls by shaking the cup. Paced like dicecup/autoplay.py."""
@@ -349,43 +373,55 @@ async def engine_player(app, cfg, step, hand, sleep):
     from dicecup.net.sim import Rng
     cup = app.cup
     rng = Rng(cfg["seed"] * 31 + cfg["i"])
-    await lobby(app, cfg, step, sleep)
+    seen = watch_views(app)
+    while True:
+        try:
+            await lobby(app, cfg, step, sleep)
+            break
+        except Exception as e:  # noqa: BLE001 - reported, then tried again
+            player_error("lobby", e)
+            await sleep(1000)
     decided = -1
     rolling = -1
     rejects = 0
     shake_ms = cfg.get("shake_ms", 0)
     while True:
         await sleep(100)
-        t = cup.table
-        if t is None or t.game is None:
-            continue
-        version = t.version
-        need = cup.need()
-        w = cup.wants_shake()
-        if w is not None and not (w == "roll" and need == BANK_OR_ROLL and rolling != version):
-            if shake_ms:
-                await sleep(shake_ms)
-            if cup.wants_shake() is not None:
-                await hand.shake(sleep)
-            continue
-        if cup.rejects() != rejects:
-            rejects = cup.rejects()
+        try:
+            t = cup.table
+            if t is None or t.game is None:
+                continue
+            version = t.version
+            need = cup.need()
+            w = cup.wants_shake()
+            if w is not None and not (w == "roll" and need == BANK_OR_ROLL and rolling != version):
+                if shake_ms:
+                    await sleep(shake_ms)
+                if cup.wants_shake() is not None:
+                    await hand.shake(sleep)
+                continue
+            if cup.rejects() != rejects:
+                rejects = cup.rejects()
+                decided = -1
+            if need not in (BID, KEEP, BANK_OR_ROLL) or decided == version or not cup.on_turn() or cup.busy():
+                continue
+            await sleep(THINK_MS)
+            v = seen[0]
+            if (t is not cup.table or t.version != version or not cup.on_turn() or cup.busy() or app.changed
+                    or v is None or not v.mine):
+                continue           # something changed meanwhile (or the screen has not caught up)
+            decided = version
+            a = bots.act(v, rng)
+            if a is None:
+                continue
+            if kind(a) == "roll":
+                rolling = version      # shaking is the roll
+                continue
+            then = bots.reroll(v, a, rng) if kind(a) == "bid" else None
+            app.request(("act", a) if then is None else ("act", a, then))
+        except Exception as e:  # noqa: BLE001
+            player_error("play", e)
             decided = -1
-        if need not in (BID, KEEP, BANK_OR_ROLL) or decided == version or not cup.on_turn() or cup.busy():
-            continue
-        await sleep(THINK_MS)
-        if t is not cup.table or t.version != version or not cup.on_turn() or cup.busy():
-            continue
-        decided = version
-        v = cup.view()
-        a = bots.act(v, rng)
-        if a is None:
-            continue
-        if kind(a) == "roll":
-            rolling = version      # shaking is the roll
-            continue
-        then = bots.reroll(v, a, rng) if kind(a) == "bid" else None
-        app.request(("act", a) if then is None else ("act", a, then))
 
 
 async def buttons_player(app, cfg, step, hand, sleep):
