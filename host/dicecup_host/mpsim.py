@@ -42,7 +42,7 @@ CAP = 110 * 1024        # an ESP32 without PSRAM: the app's heap
 CHECK_CAP = 60 * 1024   # ...and the tighter one every game must also complete in
 EMU_ROOM = 64 * 1024    # heap given on top of the cap for the emulation (the ballast takes what is left)
 LATENCY_MS = 5          # the medium's latency (as dicecup_host/cluster.py)
-GAME_LIMIT_MS = 60 * 60 * 1000
+GAME_LIMIT_MS = 30 * 60 * 1000   # simulated: a 3-cup Dix mille takes about 9 minutes
 REPLY_S = 120.0         # real seconds a cup may take to answer one step before it counts as hung
 NAMES = ("ana", "ben", "cy", "dee", "eli", "fay")
 DRIVES = ("engine", "buttons")
@@ -123,6 +123,8 @@ class CupProc:
     def line(self, ln):
         if not ln.startswith("\x01"):
             (self.serial if ln.startswith("{") else self.console).append(ln)
+            if ln.startswith('{"k":"internal"') and "MemoryError" in ln:
+                self.game.memory_errors += 1
             return
         c = ln[1]
         parts = ln[3:].split(" ")
@@ -137,6 +139,8 @@ class CupProc:
             self.game.code = (parts[0], int(parts[1]))
         elif c == "X":
             self.errors.append(ln[3:])
+            if "MemoryError" in ln:
+                self.game.memory_errors += 1
         elif c == "M":
             self.stages[parts[0]] = int(parts[1])
         elif c == "B":
@@ -175,7 +179,8 @@ class Game:
     """One game: `n` cup processes (plus `bots` bot seats at the master) on one medium."""
 
     def __init__(self, binary, n, rules, options=None, seed=1, bots=0, loss=0.0, cap=CAP, drive="engine",
-                 shake_ms=0, boards=None, latency_ms=LATENCY_MS, limit_ms=GAME_LIMIT_MS, log=None):
+                 shake_ms=0, boards=None, latency_ms=LATENCY_MS, limit_ms=GAME_LIMIT_MS, log=None,
+                 give_up=False):
         if latency_ms < 1:
             raise ValueError("the lock-step needs a latency of at least 1 ms")
         self.binary = binary
@@ -185,6 +190,8 @@ class Game:
         self.cap = cap
         self.latency = latency_ms
         self.limit_ms = limit_ms
+        self.give_up = give_up      # stop at the first dead cup or MemoryError (the check run)
+        self.memory_errors = 0
         self.log = log or (lambda s: print(s, file=sys.stderr))
         self.clock = Clock()
         dup = loss / 5 if loss else 0.0
@@ -318,6 +325,8 @@ class Game:
         can happen; `on_step(game)` after every step (tests kill a cup there)."""
         self.start()
         while self.live() and not self.finished() and self.clock.now < self.limit_ms:
+            if self.give_up and (self.deaths or self.memory_errors):
+                break
             if not self.step():
                 break
             if on_step is not None:
@@ -395,11 +404,12 @@ def _public(cups, kinds):
 
 
 def play_one(binary, cups, rules, options, seed, loss=0.0, bots=0, cap=CAP, drive="engine", shake_ms=0,
-             on_step=None, trace=None, log=None, limit_ms=GAME_LIMIT_MS):
-    """Play and check one game; returns its facts (a dict)."""
+             on_step=None, trace=None, log=None, limit_ms=GAME_LIMIT_MS, give_up=False):
+    """Play and check one game; returns its facts (a dict). `give_up`: stop at the first
+    cup that dies or survives a MemoryError (all a check run needs to know)."""
     t0 = time.monotonic()
     g = Game(binary, cups, rules, options, seed=seed, bots=bots, loss=loss, cap=cap, drive=drive,
-             shake_ms=shake_ms, log=log, limit_ms=limit_ms)
+             shake_ms=shake_ms, log=log, limit_ms=limit_ms, give_up=give_up)
     try:
         finished = g.play(on_step)
         sim_ms = g.clock.now
@@ -407,9 +417,12 @@ def play_one(binary, cups, rules, options, seed, loss=0.0, bots=0, cap=CAP, driv
         ok, reasons = check(g) if not g.deaths else (False, ["cup %d died" % i for i in g.deaths])
         mem = []
         for c in g.cups:
-            for rec in memory_errors(c):
-                mem.append((c.i, rec))
-                g.log("mpsim: cup %d: %s (%s heap)" % (c.i, rec, _kb(cap)))
+            errs = memory_errors(c)
+            mem += [(c.i, e) for e in errs]
+            for e in errs[:3]:
+                g.log("mpsim: cup %d survived a MemoryError with a %s heap: %s" % (c.i, _kb(cap), e))
+            if len(errs) > 3:
+                g.log("mpsim: cup %d: %d more MemoryErrors" % (c.i, len(errs) - 3))
             if c.errors and c.alive():
                 g.log(c.stderr_text()[-3000:])
         finals = [c.final or {} for c in g.cups]
@@ -455,7 +468,8 @@ def run_batch(cups, rules, options=None, games=1, seed=1, loss=0.0, bots=0, game
         s = seed + i
         f = play_one(binary, cups, rules, options, s, loss, bots, cap, drive, shake_ms,
                      trace=trace if game_index is not None else None, log=log)
-        again = play_one(binary, cups, rules, options, s, loss, bots, check_cap, drive, shake_ms, log=log)
+        again = play_one(binary, cups, rules, options, s, loss, bots, check_cap, drive, shake_ms, log=log,
+                         give_up=True)
         c = f["counts"]
         total["games"] += 1
         total["finished"] += f["finished"]
