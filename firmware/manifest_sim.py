@@ -10,7 +10,10 @@
 #     must have them (as .mpy in its heap they take 13 KB of its 110): fw32.py copies the
 #     pinned sources (drivers.txt) into build/fw32/drivers/ before it builds;
 #   * the emulated chips and fakes of host/dicecup_host/emu/ (world, bus, lis3dh,
-#     ssd1306, machine, esp32, network, rig, vtime), frozen as `dicecup_host.emu.<name>`, a
+#     ssd1306, machine, esp32, network, rig, vtime), the in-cup runner of
+#     `dicecup sim --headless --micropython` (cupproc: the pipe radio, the lock-step
+#     clock, the player) and, once it exists, the button driver (thumb), frozen as
+#     `dicecup_host.emu.<name>`, a
 #     namespace package: emu/__init__.py is CPython-only (subprocess, pathlib), so it is
 #     left out and nothing else of dicecup_host is frozen. Inside the binary
 #     `from dicecup_host.emu import machine` gives the fake; a run that wants it as
@@ -24,7 +27,10 @@ include("$(MPY_DIR)/extmod/asyncio")
 package("dicecup", base_path=".")
 module("digitalio.py", base_path=".")
 
-EMU = ("world", "bus", "lis3dh", "ssd1306", "machine", "esp32", "network", "rig", "vtime")
+import os
+
+EMU = ("world", "bus", "lis3dh", "ssd1306", "machine", "esp32", "network", "rig", "vtime", "cupproc")
+EMU += tuple(n for n in ("thumb",) if os.path.exists("../host/dicecup_host/emu/%s.py" % n))
 package("dicecup_host/emu", files=[name + ".py" for name in EMU], base_path="../host")
 
 DRIVERS = "../build/fw32/drivers"

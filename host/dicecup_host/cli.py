@@ -21,6 +21,9 @@ def cmd_sim(args):
     if args.drive != "engine" and not args.headless:
         print("dicecup sim: --drive %s needs --headless" % args.drive, file=sys.stderr)
         return 2
+    if args.micropython and not args.headless:
+        print("dicecup sim: --micropython needs --headless", file=sys.stderr)
+        return 2
     if args.headless:
         return sim_headless(args, options)
     return sim_narrated(args, options)
@@ -45,6 +48,8 @@ def drive_buttons(args, options, report):
 
 
 def sim_headless(args, options):
+    if args.micropython:
+        return sim_micropython(args, options)
     from . import simrun
     if args.trace and args.game_index is None:
         if args.games != 1:
@@ -75,6 +80,62 @@ def sim_headless(args, options):
     good = total["finished"] == total["games"] == total["consistent"] and not total["hidden_leaks"]
     if any(a["succeeded"] for a in total.get("attacks", {}).values()):
         good = False
+    return 0 if good else 1
+
+
+def sim_micropython(args, options):
+    """--headless --micropython: each cup's whole app in its own 32-bit MicroPython
+    process (host/dicecup_host/mpsim.py); the usual summary plus the heap figures."""
+    import os
+
+    from . import mpsim
+
+    def refuse(message):
+        print("dicecup sim: %s" % message, file=sys.stderr)
+        return 2
+    for flag, given in (("--attack", args.attack), ("--kill-master", args.kill_master),
+                        ("--partition", args.partition)):
+        if given:
+            return refuse("%s is not available with --micropython" % flag)
+    if not 2 <= args.cups <= 6 or args.bots < 0 or args.cups + args.bots > 6:
+        return refuse("--micropython seats 2 to 6 cups, bots included (got --cups %d --bots %d)"
+                      % (args.cups, args.bots))
+    if args.cup_heap < 16:
+        return refuse("--cup-heap %d: give the app's heap in KB (at least 16)" % args.cup_heap)
+    if args.trace and args.game_index is None:
+        if args.games != 1:
+            return refuse("--trace saves one game: give --game-index I")
+        args.game_index = 0
+    why = mpsim.drive_unavailable(getattr(args, "drive", None) or "engine")
+    if why:
+        return refuse(why)
+    if args.mpy_src:
+        os.environ["DICECUP_MPY_SRC"] = args.mpy_src
+    why = mpsim.unavailable()
+    if why:
+        return refuse("--micropython: " + why)
+    report = None if args.json else print
+    try:
+        total = mpsim.run_batch(args.cups, args.rules, options, args.games, args.seed, loss=args.loss,
+                                bots=args.bots, game_index=args.game_index, trace=args.trace, report=report,
+                                shake_ms=args.shake_delay, drive=getattr(args, "drive", None) or "engine",
+                                cap=args.cup_heap * 1024)
+    except mpsim.fw32.Fw32BuildFailed as e:
+        print("dicecup sim: --micropython: %s" % e, file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(total))
+    else:
+        print("%(games)d games: %(finished)d finished, %(consistent)d consistent, %(hidden_leaks)d hidden leaks, "
+              "%(failovers)d failovers, %(away)d away, %(frames)d frames, %(dropped)d dropped, "
+              "%(retransmits)d retransmits, %(crashed)d cups crashed, %(memory_errors)d MemoryErrors" % total)
+        print("peak heap per cup %s B of %d KB (the emulation's %s B apart); completed at %d KB: %d of %d; "
+              "%.0f s simulated in %.0f s" % (
+                  "/".join(str(x) for x in total["peak_heap_bytes"]), total["heap_cap_bytes"] // 1024,
+                  "/".join(str(x) for x in total["emulator_heap_bytes"]), total["check_cap_bytes"] // 1024,
+                  total["completed_at_60k"], total["games"], total["sim_s"], total["real_s"]))
+    good = (total["finished"] == total["games"] == total["consistent"] == total["completed_at_60k"]
+            and not total["hidden_leaks"] and not total["crashed"] and not total["memory_errors"])
     return 0 if good else 1
 
 
@@ -178,6 +239,15 @@ def build_parser():
                    help="with --headless: engine (the cups' players act on the engine) or buttons (each seat a "
                         "simulated cup running the app, its player pressing virtual buttons and shaking the "
                         "emulated accelerometer)")
+    s.add_argument("--micropython", action="store_true",
+                   help="with --headless: each cup's whole app in its own 32-bit MicroPython, firmware frozen, "
+                        "heap capped (--cup-heap), in lock-step with the host's simulated clock; every game is "
+                        "played again at 60 KB; the summary adds peak_heap_bytes per cup")
+    s.add_argument("--mpy-src", metavar="PATH",
+                   help="with --micropython: the MicroPython source to build from (a tarball or a source tree; "
+                        "default: env DICECUP_MPY_SRC, else ../shared/vendor/)")
+    s.add_argument("--cup-heap", type=int, default=110, metavar="KB",
+                   help="with --micropython: each cup's heap for the app, in KB (default 110: an ESP32 without PSRAM)")
     s.set_defaults(func=cmd_sim)
     s.error = _one_line_error("dicecup sim")
     _plugins(sub)
