@@ -62,12 +62,6 @@ def drive_unavailable(drive):
     """None when `drive` can run inside MicroPython, else a one-line reason."""
     if drive not in DRIVES:
         return "--drive %s: one of %s" % (drive, ", ".join(DRIVES))
-    if drive == "buttons":
-        thumb = fw32.EMU / "thumb.py"
-        if not thumb.exists():
-            return ("--drive buttons --micropython needs the button driver %s (not on this branch yet)"
-                    % thumb.relative_to(fw32.ROOT))
-        return "--drive buttons --micropython: the in-cup button player is not plugged in yet (cupproc.buttons_player)"
     return None
 
 

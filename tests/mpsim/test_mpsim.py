@@ -79,9 +79,9 @@ def test_what_it_cannot_honour_exits_2(capsys, argv, says):
 
 def test_drives():
     assert mpsim.drive_unavailable("engine") is None
-    why = mpsim.drive_unavailable("buttons")     # not plugged in on this branch yet
-    assert why and "\n" not in why and "buttons" in why
-    assert "engine" in mpsim.drive_unavailable("feet")
+    assert mpsim.drive_unavailable("buttons") is None
+    why = mpsim.drive_unavailable("feet")
+    assert "engine" in why and "\n" not in why
 
 
 # --- heavy: whole games in the 32-bit MicroPython ------------------------------------
@@ -148,3 +148,15 @@ def test_the_cli_prints_the_summary_with_the_heap_figures(fw32):
     assert r.returncode == (0 if all_good else 1)
     if not all_good:   # a cup that failed at 60 KB says why, with its traceback
         assert "MemoryError" in r.stderr and "60 KB heap" in r.stderr and "Traceback" in r.stderr
+
+
+@heavy
+@pytest.mark.parametrize("rules, options", [("perudo", {"calza_anyone": True}), ("dixmille", {})])
+def test_cups_played_by_buttons_inside_micropython(fw32, rules, options):
+    """--drive buttons --micropython: the lobby (create, options, join code, start) and
+    every move by gestures on the emulated buttons, rolls by shakes, in each cup's own
+    32-bit MicroPython."""
+    log = []
+    total = mpsim.run_batch(3, rules, options, games=1, seed=4, drive="buttons", log=log.append)
+    assert total["games"] == total["finished"] == total["consistent"] == 1, (total, log[-20:])
+    assert total["hidden_leaks"] == 0 and total["crashed"] == 0 and total["memory_errors"] == 0, log

@@ -292,6 +292,8 @@ class Hand:
         self.rest = lis3dh.to_sensor((0.01, -0.02, 1.0), board.mount)
         acc.set_function(self.felt)
         self.shakes = 0
+        self.pins = [(s.pin, s.active) for s in board.buttons]
+        self.presses = 0
 
     def felt(self, t):
         d = t - self.t0
@@ -304,6 +306,23 @@ class Hand:
         self.shakes += 1
         self.t0 = self.w.now()
         await sleep(SHAKE_WAIT_MS)
+
+    async def press(self, g, sleep):
+        """Gesture g = (kind, mask) on the emulated buttons: the buttons of the mask
+        pressed 30 ms apart, held (past the 700 ms long press for LONG), let go."""
+        from dicecup.hw.buttons import LONG
+        kind, mask = g
+        w = self.w
+        self.presses += 1
+        for i in range(len(self.pins)):
+            if mask >> i & 1:
+                w.press(self.pins[i][0], self.pins[i][1])
+                await sleep(30)
+        await sleep(800 if kind == LONG else 60)
+        for i in range(len(self.pins)):
+            if mask >> i & 1:
+                w.release(self.pins[i][0])
+        await sleep(60)
 
 
 async def lobby(app, cfg, step, sleep):
@@ -425,13 +444,87 @@ async def engine_player(app, cfg, step, hand, sleep):
 
 
 async def buttons_player(app, cfg, step, hand, sleep):
-    """--drive buttons: the same choices, made by gestures on the emulated buttons
-    through the real Ui's button model (dicecup_host.emu.thumb, frozen when present)."""
-    try:
-        from dicecup_host.emu import thumb  # noqa: F401
-    except ImportError:
-        raise RuntimeError("--drive buttons needs dicecup_host/emu/thumb.py frozen in")
-    raise RuntimeError("--drive buttons: the thumb driver is frozen but not plugged in here yet")
+    """--drive buttons: the lobby and every move by gestures on the emulated buttons
+    through the real Ui and its button model (dicecup_host.emu.thumb, frozen in): cup 0
+    creates the table from its menu, sets the options and adds the bots on its table
+    menu and starts; the others pick "join" and type the code the host relays. Moves
+    are dicecup.bots' choices on the View the Ui shows (thumb.Player); rolls are shakes."""
+    from dicecup_host.emu.thumb import SHAKE, Player
+    from dicecup.net.sim import Rng
+    ui = app.ui
+    cup = app.cup
+    player = Player(app.hw.board.button_names(), Rng(cfg["seed"] * 31 + cfg["i"]))
+    th = player.thumb
+    shake_ms = cfg.get("shake_ms", 0)
+
+    async def make(g):
+        if g[0] == SHAKE:
+            if shake_ms:
+                await sleep(shake_ms)
+            await hand.shake(sleep)
+        else:
+            await hand.press(g, sleep)
+
+    async def pick(key, tries=30):
+        for _ in range(tries):
+            menu = ui.sc.menu
+            on = 0 <= ui.sc.cursor < len(menu) and menu[ui.sc.cursor] == key
+            g = th.pick(ui, key)
+            if g is None:
+                return False
+            await make(g)
+            if on:
+                return True
+        return False
+
+    async def until(cond, ms):
+        end = step.now() + ms
+        while step.now() < end and not cond():
+            await sleep(100)
+        return cond()
+
+    i = cfg["i"]
+    n = cfg["n"]
+    if i == 0:
+        while not (await pick("menu_create") and await pick(cfg["rules"])
+                   and await until(lambda: cup.table is not None and ui.mode == "table", 5000)):
+            await sleep(1000)
+        say("C %s %d" % (cup.keys.code, cup.keys.tid))
+        await until(lambda: len(cup.table.members) >= n, 600000)
+        for name, value in sorted((cfg.get("options") or {}).items()):
+            for _ in range(4):
+                lb = ui.lobby
+                if lb is not None and dict(lb.options).get(name) == value:
+                    break
+                await pick("table_opt_" + name)
+                await sleep(300)
+        for k in range(cfg.get("bots", 0)):
+            await pick("table_add_bot")
+            await until(lambda: len(cup.table.members) >= n + k + 1, 5000)
+        while cup.table.phase == 0:
+            await pick("table_start")
+            await sleep(500)
+    else:
+        while step.code is None:
+            await sleep(100)
+        code, tid = step.code
+        await until(lambda: cup.heard.get(tid) is not None and cup.heard[tid][3] >= i, 600000)
+        while cup.table is None or cup.me is None:
+            if await pick("menu_join"):
+                while ui.sc.screen == "code":
+                    await make(th.code(ui, code))
+            await until(lambda: cup.table is not None and cup.me is not None, 10000)
+    while True:
+        try:
+            g = player.next(ui)
+            if g is None:
+                await sleep(100)
+                continue
+            await make(g)
+            player.did(g)
+        except Exception as e:  # noqa: BLE001 - reported, the player goes on
+            player_error("play", e)
+            await sleep(500)
 
 
 PLAYERS = {"engine": engine_player, "buttons": buttons_player}
