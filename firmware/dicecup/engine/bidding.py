@@ -11,6 +11,7 @@ from micropython import const
 from .actions import CHALLENGE, EXACT, MAX_QUANTITY, pack, unpack
 from .codec import BadState, Reader, Writer
 from .errors import IllegalAction
+from .legal import Legal
 from .need import BIDDING as NEEDS, counting
 
 ROLL = const(0)    # waiting for every cup to roll (shake) for the round
@@ -196,14 +197,15 @@ class Bidding:
             for q in range(1, top + 1):
                 for f in self.FACES:
                     by_rank[self.rank(q, f)] = q << 3 | f
-            lad = [x for x in by_rank if x]
+            lad = bytes([x for x in by_rank if x])   # a bid fits a byte: a quarter of a list
             by_rank = None
             pos = bytearray(b"\xff" * 256)
             for i in range(len(lad)):
                 pos[lad[i]] = i
             cls._cache_ladder = lad
             cls._cache_index = pos
-            cls._cache_openers = [x for x in lad if self._opening_error(x >> 3, x & 7) is None] if self.CONSTRAINED else lad
+            cls._cache_openers = bytes([x for x in lad if self._opening_error(x >> 3, x & 7) is None]) \
+                if self.CONSTRAINED else lad
             cls._cache_key = key
         return cls._cache_ladder, cls._cache_index, cls._cache_openers
 
@@ -236,23 +238,36 @@ class Bidding:
         return "exact-not-allowed"
 
     def legal(self, seat, hand=None):
-        """Actions `seat` may take now. Bids go up to the dice on the table (higher ones
-        are accepted too but can never be true). Bluff rerolls are listed only when the
-        seat's own hidden `hand` is given, since the engine never sees it."""
+        """Actions `seat` may take now, as a list (legal_run for what a View keeps)."""
+        return list(self.legal_run(seat, hand))
+
+    def legal_run(self, seat, hand=None):
+        """Actions `seat` may take now, as a Legal (engine/legal.py): the bids a run of
+        the round's ladder, not a list of them. Bids go up to the dice on the table
+        (higher ones are accepted too but can never be true). Bluff rerolls are listed
+        only when the seat's own hidden `hand` is given, since the engine never sees it."""
+        extra = []
         if self.phase != BID or not self.dice[seat]:
-            return []
+            return Legal(b"", 0, 0, extra)
         b = self.bid
-        if seat != self.turn:
-            out = []
-        elif b and not self.CONSTRAINED and self._lad is not None and self._idx[b] != 255:
-            out = self._lad[self._idx[b] + 1:]  # the common case, straight off the ladder
-            out.append(CHALLENGE)
-        else:
-            out = self._bids()
+        lad = b""
+        start = stop = 0
+        index = None
+        if seat == self.turn:
+            ladder, idx = self._ladder()
+            if not b:
+                lad = self._openers
+                stop = len(lad)
+                index = idx if lad is ladder else None
+            elif idx[b] != 255 and not (self.CONSTRAINED and self._constrained()):
+                lad, start, stop, index = ladder, idx[b] + 1, len(ladder), idx
+            else:
+                lad = bytes(self._bids())
+                stop = len(lad)
             if b:
-                out.append(CHALLENGE)
+                extra.append(CHALLENGE)
         if b and self.EXACT and self._may_exact(seat) is None:
-            out.append(EXACT)
+            extra.append(EXACT)
         if hand is not None and self._may_reroll(seat) is None:
             seen = {}
             h = len(hand)
@@ -260,8 +275,8 @@ class Bidding:
                 p = pack([hand[i] for i in range(h) if m >> i & 1])
                 if p not in seen:
                     seen[p] = 1
-                    out.append(0x30000 | p)
-        return out
+                    extra.append(0x30000 | p)
+        return Legal(lad, start, stop, extra, index)
 
     # ----- apply -------------------------------------------------------------------
     def apply(self, seat, action):

@@ -145,6 +145,10 @@ class DixMille:
     def is_open(self, seat):
         return bool(self.opened >> seat & 1)
 
+    def legal_run(self, seat, hand=None):
+        """As legal(): a Dix mille turn's choices are few (keeps of one roll, bank, roll)."""
+        return self.legal(seat, hand)
+
     def legal(self, seat, hand=None):
         """ROLL_ANY stands for "roll": the faces come from the dice source."""
         if self.phase == OVER or seat != self.turn:

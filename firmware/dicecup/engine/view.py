@@ -45,7 +45,7 @@ class View:
         self.options = g.options()
         self.faces = FACES
         self.winner = g.winner()
-        self.legal = g.legal(seat, hand)
+        self.legal = g.legal_run(seat, hand)   # a Legal: no list of every bid
         if g.name == "dixmille":  # every die public, nobody drops out
             self.eliminated = []
             self.aside = []

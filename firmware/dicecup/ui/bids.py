@@ -5,19 +5,21 @@ screens step through legal bids only. Bids in `legal` come in rank order."""
 
 def lowest_raise(legal):
     """The lowest legal bid (an action), 0 when none."""
-    for a in legal:
+    for i in range(len(legal)):   # by index: iterating a Legal would allocate
+        a = legal[i]
         if 8 <= a < 0x10000:
             return a
     return 0
 
 
 def lowest_on(legal, face):
-    """The lowest legal quantity on `face`, 0 when none."""
-    low = 0
-    for a in legal:
-        if 8 <= a < 0x10000 and a & 7 == face and (not low or a >> 3 < low):
-            low = a >> 3
-    return low
+    """The lowest legal quantity on `face`, 0 when none: the first bid on it (bids come
+    in rank order, and on one face a higher quantity always ranks higher)."""
+    for i in range(len(legal)):
+        a = legal[i]
+        if 8 <= a < 0x10000 and a & 7 == face:
+            return a >> 3
+    return 0
 
 
 def next_face(legal, face, d):

@@ -87,7 +87,9 @@ def moves_of(view):
     the exact call is left out: it has a gesture of its own, so a stray ok never calls."""
     m = 0
     mine = view.mine
-    for a in view.legal:
+    legal = view.legal
+    for i in range(len(legal)):   # by index: iterating a Legal would allocate
+        a = legal[i]
         if a >= 0x10000:
             k = a >> 16
             if k == 3:

@@ -65,7 +65,8 @@ def may_hold(legal, kind, dice, picked):
     if kind == 0:
         return size(tally(dice, picked)) < len(dice)
     t = tally(dice, picked)
-    for a in legal:
+    for i in range(len(legal)):   # by index: iterating a Legal would allocate
+        a = legal[i]
         if a >> 16 == kind and within(t, tally_of(a & 0x7FFF)):
             return True
     return False
