@@ -16,7 +16,8 @@ log shows it); the radio step itself never raises (`App.pump`):
     buttons  hw/buttons.py events -> ui.on_buttons -> requests, executed here
     motion   the accelerometer at the board's rate -> ShakeToRoll -> cup.shake (a
              pick-up, a walk, a bump never rolls: hw/motion.py's contract)
-    screen   ui.tick -> ui.draw(buf) -> one show() per frame, at most every FRAME_MS
+    screen   ui.tick -> ui.draw(buf) -> one push of the changed pages per frame: at
+             once when the UI is handed input (App.nudge), else every FRAME_MS
     battery  every BATTERY_MS -> ui.status
 
 THE UI SEAM. The app talks to the screens through one object, `ui`, with these methods
@@ -40,10 +41,11 @@ THE UI SEAM. The app talks to the screens through one object, `ui`, with these m
     ui.on_setting(name, value)   a setting kept in flash: at boot and when changed
                          (today: "lang")
     ui.tick(now_ms) -> bool      True when the screen must be redrawn (the UI keeps its
-                         own dirtiness, animations and timeouts); asked every FRAME_MS
+                         own dirtiness, animations and timeouts); asked after every
+                         call above and at least every FRAME_MS
     ui.draw(buf)         draw the whole screen into buf: the display's 1024-byte
                          MONO_VLSB framebuffer (byte (y // 8) * 128 + x, bit y % 8);
-                         the app pushes it with one show()
+                         the app pushes the pages that changed
 
 Requests (tuples in the list on_buttons returns):
     ("act", action)  or ("act", action, then)   my move (engine action int; `then` a
@@ -81,7 +83,7 @@ from .engine import RULES, IllegalAction, new_game
 from .events import LOCAL
 from .net.table import PLAYING
 
-FRAME_MS = const(50)         # the screen: at most 20 frames a second (a push is ~25 ms)
+FRAME_MS = const(50)         # the screen looks this often without input (its timeouts)
 BATTERY_MS = const(30000)    # battery sampling
 LOW_PCT = const(10)          # low battery below this
 IDLE_MS = 120000             # no game and nobody acting this long: idle
@@ -167,6 +169,7 @@ class App:
         self.due = 0                   # when the cup next wants a radio step
         self.changed = True            # an event since the last view/lobby push
         self.redraw = True             # the screen must be drawn whatever the UI says
+        self.screen_due = None         # the screen task's asyncio.Event (nudge sets it)
         self.idle = False
         self.active_at = clock()       # the last activity (button, motion, table event)
         self.peeking = False
@@ -213,6 +216,8 @@ class App:
         if self._in_ui:
             return None
         self._in_ui = True
+        if name != "tick" and name != "draw":
+            self.nudge()
         try:
             return getattr(self.ui, name)(*args, **kw)
         except Exception as e:  # noqa: BLE001 - the screens must not stop the cup
@@ -220,6 +225,11 @@ class App:
             return None
         finally:
             self._in_ui = False
+
+    def nudge(self):
+        """The UI hears something: the screen task looks now, not at its next frame."""
+        if self.screen_due is not None:
+            self.screen_due.set()
 
     def push(self, now=None):
         """After events: the view and, when it changed, the lobby. The lobby is also
@@ -411,6 +421,7 @@ class App:
             except Exception as e:  # noqa: BLE001
                 self.internal("display on", e)
         self.redraw = True
+        self.nudge()
         self.flush()
 
     def radio_wait(self, now):

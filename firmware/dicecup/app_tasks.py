@@ -9,6 +9,8 @@ from .app import ACTIVE_MG, BATTERY_MS, FRAME_MS, LOW_PCT, WAKE_POLL_MS
 
 _BUSY_MS = const(5)    # buttons: poll this often while one is down or bouncing
 _IDLE_BTN_MS = const(20)   # ...and this often without a ThreadSafeFlag (CPython)
+PUSH_GAP_MS = const(20)    # the screen: at most one push this often (see screen())
+HEAL_MS = const(1000)      # ...and one page re-sent this often when nothing changed
 
 
 async def radio(app):
@@ -107,21 +109,58 @@ async def _watch(app, acc, detector):
 
 
 async def screen(app):
-    """Draw only when the UI says something changed (or the screen came back on), at
-    most every FRAME_MS, one show() per frame; nothing while idle (display off)."""
+    """Draw when the UI says something changed, as soon as the app hands the UI input
+    (a button, an event, a view: App.nudge sets `app.screen_due`) and at least every
+    FRAME_MS for the UI's own timeouts; each frame pushes only the changed pages
+    (hw/display.py push). Nothing while idle (display off).
+
+    A press after a quiet moment shows at once. Pushes are at least PUSH_GAP_MS apart,
+    so a burst of changes (a peer's events a few ms apart; a commit's event, view and
+    lobby come in one radio step and make one frame anyway) costs one push per 20 ms,
+    and the radio gets the loop for at least 20 ms between two I2C writes (a press's
+    changed pages are 1-5 ms of wire, a whole new screen up to 23.5 ms). No hand
+    presses twice within 20 ms (the buttons' debounce is as long). In quiet times one
+    page is re-sent every HEAL_MS (the whole screen in 8 s), so a page a hash
+    collision left stale heals."""
     d = app.hw.display if app.hw is not None else None
     if d is None:
         return
+    import asyncio
+    due = asyncio.Event()
+    ticker = asyncio.create_task(_frames(app, due))
+    app.screen_due = due
     buf = d.buffer()
+    last = app.clock() - PUSH_GAP_MS
+    healed = last
+    try:
+        while app.running:
+            due.clear()
+            if not app.idle:
+                now = app.clock()
+                if app._ui("tick", now) or app.redraw:
+                    wait = last + PUSH_GAP_MS - now
+                    if wait > 0:
+                        await app.sleep(wait)
+                    if not app.idle:
+                        app.redraw = False
+                        app._ui("draw", buf)
+                        d.push()
+                        app.frames += 1
+                        last = app.clock()
+                elif now - healed >= HEAL_MS:
+                    healed = now
+                    d.heal()
+            await due.wait()
+    finally:
+        app.screen_due = None
+        ticker.cancel()
+
+
+async def _frames(app, due):
+    # the screen task's clock: it looks every FRAME_MS even with no input
     while app.running:
-        if not app.idle:
-            want = app._ui("tick", app.clock())
-            if want or app.redraw:
-                app.redraw = False
-                app._ui("draw", buf)
-                d.show()
-                app.frames += 1
         await app.sleep(FRAME_MS)
+        due.set()
 
 
 async def battery(app):

@@ -33,7 +33,7 @@ LINK_MS = 5
 GOAL_LOCAL_MS = 10
 GOAL_CHAIN_MS = 30
 GOAL_PEAK_KB = 60
-FRAME_MS = 50         # the app's screen task looks this often (dicecup/app.py)
+PUSH_GAP_MS = 20      # the app's screen task pushes at most this often (dicecup/app_tasks.py)
 
 
 class RuntimeMissing(RuntimeError):
@@ -236,16 +236,22 @@ def press_times(runtime, repeats):
 
 
 def local_ms(c):
-    """CPU of one local press -> screen (ms): the Ui and the app, tick + draw, show()'s
-    own CPU (the emulated chip's share taken out)."""
+    """CPU of one local press -> screen (ms): the Ui and the app, tick + draw, the
+    push's own CPU (the emulated chip's share taken out)."""
     return (c["ui"] + c["draw"] + c["show"]) / 1000.0
+
+
+def case_wire_ms(c, hz):
+    """The wire time of what a case pushed (ms)."""
+    return wire_ms(c["bytes"], c["transfers"], hz)
 
 
 def chain_ms(c):
     """CPU on the critical path of a bid confirmed through the master (ms): the
-    bidder's press and send, the slowest cup on every hop, the last peer's draw."""
+    bidder's press and send, the slowest cup on every hop, the last peer's draw and
+    the push of its screen change."""
     hops = sum(c["hop%d" % i] for i in range(c["hops"]))
-    return (c["press"] + hops + c["draw"]) / 1000.0
+    return (c["press"] + hops + c["draw"] + c.get("push", 0)) / 1000.0
 
 
 # --- the section ------------------------------------------------------------------------
@@ -328,32 +334,43 @@ def app_section(out, quick=False, runtimes=("fw32", "wheel", "wasm"), play_ms=No
     if not times:
         out["app"] = res
         return res
-    any_rt = next(iter(times.values()))
-    sh = any_rt["cursor"]
-    wire = wire_ms(sh["bytes"], sh["transfers"], hz)
-    res["show_wire_ms"] = round(wire, 2)
     names = list(times)
-    print("  %-34s %s" % ("", "  ".join("%-26s" % n for n in names)))
+    print("  %-34s %s" % ("", "  ".join("%-44s" % n for n in names)))
     for case, label in (("cursor", "cursor move (press right, my turn)"), ("peek", "peek (long ok: my dice)"),
-                        ("redraw", "full-screen redraw (no input)"), ("lobby", "lobby menu (press right)")):
+                        ("redraw", "full-screen redraw (draw + show())"),
+                        ("same", "redraw, nothing changed (push)"), ("lobby", "lobby menu (press right)")):
         cells = []
         for n in names:
             c = times[n][case]
-            cells.append("%5.2f ms (ui %d, draw %d, show %d us)" % (local_ms(c), c["ui"], c["draw"], c["show"]))
+            cells.append("%5.2f ms (ui %d, draw %d, push %d us; %d B in %d transfers)" % (
+                local_ms(c), c["ui"], c["draw"], c["show"], c["bytes"], c["transfers"]))
         print("  %-34s %s" % (label, "  ".join(cells)))
     f32 = times.get("fw32")
     if f32:
-        worst = max(local_ms(f32[k]) for k in ("cursor", "peek"))
-        print("  a full show() is %d bytes in %d transfers: %.1f ms on the wire at %d kHz (%.1f ms at 1 MHz);"
-              " the emulated chip's own %d us is taken out" % (
-                  sh["bytes"], sh["transfers"], wire, hz // 1000, wire_ms(sh["bytes"], sh["transfers"], 1000000),
-                  f32["cursor"]["emu"]))
-        print("  local move, goal <= %d ms: CPU %.2f ms on fw32 (ESP32 estimate x%d: %.1f ms) + the wire %.1f ms"
-              " = %.1f ms (ESP32 ~%.1f ms) -> %s; the app's screen task adds a wait of up to %d ms"
-              " (it looks every FRAME_MS)" % (
-                  GOAL_LOCAL_MS, worst, ESP32_X, worst * ESP32_X, wire, worst + wire, worst * ESP32_X + wire,
-                  "met" if worst * ESP32_X + wire <= GOAL_LOCAL_MS else "MISSED (the wire alone is %.0f ms)" % wire
-                  if wire > GOAL_LOCAL_MS else "MISSED", FRAME_MS))
+        full = f32["redraw"]
+        res["show_wire_ms"] = round(case_wire_ms(full, hz), 2)
+        print("  a whole frame (show()) is %d bytes in %d transfers: %.1f ms on the wire at %d kHz (%.1f ms at"
+              " 1 MHz); push() sends the changed pages only: the window (7 bytes) and the changed columns of"
+              " each, or the whole frame when that is shorter; heap it takes on fw32 (CRC ints, slices):"
+              " cursor %d B, peek %d B, nothing changed %d B" % (
+                  full["bytes"], full["transfers"], case_wire_ms(full, hz), hz // 1000,
+                  wire_ms(full["bytes"], full["transfers"], 1000000), f32["cursor"]["alloc"],
+                  f32["peek"]["alloc"], f32["same"]["alloc"]))
+        worst = 0.0
+        for case in ("cursor", "peek"):
+            c = f32[case]
+            cpu = local_ms(c)
+            wire = case_wire_ms(c, hz)
+            est = cpu * ESP32_X + wire
+            worst = max(worst, est)
+            res["%s_esp32_ms" % case] = round(est, 1)
+            print("  %s, goal <= %d ms: CPU %.2f ms on fw32 (ESP32 estimate x%d: %.1f ms) + the wire %.1f ms"
+                  " (%d B, %d transfers) = %.1f ms (ESP32 ~%.1f ms) -> %s" % (
+                      case, GOAL_LOCAL_MS, cpu, ESP32_X, cpu * ESP32_X, wire, c["bytes"], c["transfers"],
+                      cpu + wire, est, "met" if est <= GOAL_LOCAL_MS else
+                      "MISSED (the wire alone is %.1f ms)" % wire if wire > GOAL_LOCAL_MS else "MISSED"))
+        print("  the app's screen task draws as soon as the Ui is handed the press (App.nudge); it waits only"
+              " when its last push was less than %d ms before" % PUSH_GAP_MS)
     for n in names:
         c = times[n]["chain"]
         if c.get("hops", -1) < 0:
@@ -363,16 +380,18 @@ def app_section(out, quick=False, runtimes=("fw32", "wheel", "wasm"), play_ms=No
         hops = ", ".join("%d ms: %d us" % (c["at%d" % i], c["hop%d" % i]) for i in range(c["hops"]))
         links = c["hops"] * LINK_MS
         print("  bid confirmed through the master, shown on all 6 cups (%s): press + send %d us; hops (sim time:"
-              " slowest cup's pump) %s; last peer's draw %d us; CPU %.2f ms" % (n, c["press"], hops, c["draw"], cpu))
+              " slowest cup's pump) %s; last peer's draw %d us and push %d us (%d B in %d transfers);"
+              " CPU %.2f ms" % (n, c["press"], hops, c["draw"], c["push"], c["pbytes"], c["ptransfers"], cpu))
         if n == "fw32":
-            total = links + cpu + times[n]["cursor"]["show"] / 1000.0 + wire
-            est = links + (cpu + times[n]["cursor"]["show"] / 1000.0) * ESP32_X + wire
+            wire = wire_ms(c["pbytes"], c["ptransfers"], hz)
+            total = links + cpu + wire
+            est = links + cpu * ESP32_X + wire
             res["chain_model_ms"] = round(total, 1)
             res["chain_esp32_ms"] = round(est, 1)
             print("  model: %d hops x %d ms links (the op is shown once a majority holds it: bidder -> master ->"
-                  " peers -> master -> peers; %d ms in the simulation) + the CPU above + show() + the wire"
+                  " peers -> master -> peers; %d ms in the simulation) + the CPU above + the wire %.1f ms"
                   " = %.1f ms on fw32, ESP32 estimate %.1f ms; goal <= %d ms -> %s" % (
-                      c["hops"], LINK_MS, c["span"], total, est, GOAL_CHAIN_MS,
+                      c["hops"], LINK_MS, c["span"], wire, total, est, GOAL_CHAIN_MS,
                       "met" if est <= GOAL_CHAIN_MS else "MISSED on the ESP32 estimate" if total <= GOAL_CHAIN_MS
                       else "MISSED"))
     out["app"] = res

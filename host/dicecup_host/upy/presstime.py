@@ -1,25 +1,34 @@
 """Inside MicroPython: time from a button event to the updated screen, with ticks_us
 around the app's real code path -- the event into App.on_buttons (the real Ui's
-on_buttons, the app's requests), Ui.tick and Ui.draw into the framebuffer, and show()
-through the Adafruit SSD1306 driver over the emulated I2C bus. The emulated chip's
-own work inside each bus transfer is timed apart and taken out; the bytes the driver
-sent are counted, for the host to turn into wire time.
+on_buttons, the app's requests), Ui.tick and Ui.draw into the framebuffer, and the
+screen task's push of the changed pages (hw/display.py Display.push, through the
+Adafruit SSD1306 driver's bus) over the emulated I2C bus. The emulated chip's own work
+inside each bus transfer is timed apart and taken out; the bytes and transfers that
+went on the bus are counted, for the host to turn into wire time.
 
 argv: board_json repeats [folder ...] (folders added to sys.path). Prints lines
 `--press-- case=<name> key=<microseconds or count> ...`:
 
   local  one cup, master of a 6-seat Perudo table (5 bots, no radio), my turn to bid:
          case cursor (press right: the move cursor), peek (long ok: my dice),
-         redraw (a full frame with no input: draw + show), lobby (press right in
+         redraw (a whole frame: draw + show(), as after a wake), same (draw + push
+         with nothing changed: what finding that out costs), lobby (press right in
          the lobby menu). Keys: ui (App.on_buttons), draw (tick + draw), show (the
-         driver's CPU), emu (the emulated chip, taken out), bytes, transfers.
+         push's CPU: CRCs, the driver, the bus adapter), emu (the emulated chip,
+         taken out), bytes, transfers (medians), alloc (heap bytes the push took,
+         the emulated bus's own copies left out),
+         changed (repeats whose OLED RAM changed), same_ram (repeats whose OLED RAM
+         equals the framebuffer afterwards).
   chain  six cups on the simulated medium (5 ms links), one App and real Ui each (the
          screen drawn into a buffer; show() timed in `local`): the ok that confirms a
          bid at a peer's cup, then every pump until every cup applied it. For every
          hop (a 1 ms slot where frames landed), the slowest cup's pump; the press
          (bidder: on_buttons + the pump that sends), the master's pumps, and the
          slowest peer's apply pump + its draw. Keys: press, hops, hop<i>, slots<i>
-         (sim ms of the hop), span (sim ms press -> every cup applied), draw.
+         (sim ms of the hop), span (sim ms press -> every cup applied), draw; and
+         the last peer's screen change (its framebuffer before the press and after
+         its draw) pushed by a real Display over the emulated chip: push (CPU),
+         pbytes, ptransfers.
 """
 import gc
 import sys
@@ -63,7 +72,8 @@ def median(xs):
 
 
 class TimedBus:
-    """Wraps the emulated bus: time spent in the emulated chip, bytes, transfers."""
+    """Wraps the emulated bus: time spent in the emulated chip (and heap it took:
+    the emulated bus copies every transfer, a real one does not), bytes, transfers."""
 
     def __init__(self, bus):
         self.bus = bus
@@ -75,10 +85,13 @@ class TimedBus:
         self.us = 0
         self.bytes = 0
         self.transfers = 0
+        self.alloc = 0
 
     def write(self, addr, data, stop=True):
         t = ticks_us()
+        a = gc.mem_alloc()
         n = self.write0(addr, data, stop)
+        self.alloc += gc.mem_alloc() - a
         self.us += ticks_diff(ticks_us(), t)
         self.bytes += len(data)
         self.transfers += 1
@@ -99,20 +112,26 @@ def local(repeats):
     buf = d.buffer()
     bus = TimedBus(w.bus)
 
-    def frame():
-        # the screen task's work: tick, draw, one show()
+    def frame(full=False):
+        # the screen task's work: tick, draw, one push (show(): the whole frame)
         t = ticks_us()
         ui.tick(w.now())
         ui.draw(buf)
         t1 = ticks_us()
         bus.reset()
-        d.show()
+        a0 = gc.mem_alloc()               # (it walks the heap: outside the times)
         t2 = ticks_us()
-        return ticks_diff(t1, t), ticks_diff(t2, t1) - bus.us
+        if full:
+            d.show()
+        else:
+            d.push()
+        t3 = ticks_us()
+        return ticks_diff(t1, t), ticks_diff(t3, t2) - bus.us, gc.mem_alloc() - a0 - bus.alloc
 
-    def one(case, kind, name, gap=20):
-        res = {"ui": [], "draw": [], "show": [], "emu": []}
+    def one(case, kind, name, gap=20, full=False):
+        res = {"ui": [], "draw": [], "show": [], "emu": [], "bytes": [], "transfers": [], "alloc": []}
         changed = 0
+        same = 0
         for _ in range(repeats):
             w.advance(gap)
             app.pump()
@@ -123,16 +142,24 @@ def local(repeats):
             if kind:
                 app.on_buttons(kind, bit[name])
             t1 = ticks_us()
-            dr, sh = frame()
-            if bytes(oled.ram) != before:
+            dr, sh, al = frame(full)
+            ram = bytes(oled.ram)
+            if ram != before:
                 changed += 1              # the chip's RAM: what the OLED shows
+            if ram == bytes(buf):
+                same += 1
             res["ui"].append(ticks_diff(t1, t))
             res["draw"].append(dr)
             res["show"].append(sh)
             res["emu"].append(bus.us)
-        print("--press-- case=%s ui=%d draw=%d show=%d emu=%d bytes=%d transfers=%d changed=%d mode=%s" % (
-            case, median(res["ui"]), median(res["draw"]), median(res["show"]), median(res["emu"]),
-            bus.bytes, bus.transfers, changed, ui.mode))
+            res["bytes"].append(bus.bytes)
+            res["transfers"].append(bus.transfers)
+            res["alloc"].append(al)
+        print("--press-- case=%s ui=%d draw=%d show=%d emu=%d bytes=%d transfers=%d alloc=%d changed=%d"
+              " same_ram=%d mode=%s" % (
+                  case, median(res["ui"]), median(res["draw"]), median(res["show"]), median(res["emu"]),
+                  median(res["bytes"]), median(res["transfers"]), median(res["alloc"]), changed, same,
+                  ui.mode))
 
     begin(app)
     one("lobby", PRESS, "right")
@@ -163,7 +190,9 @@ def local(repeats):
         frame()
     one("cursor", PRESS, "right")
     one("peek", LONG, "ok", 3100)       # after PEEK_MS: each peek shows the dice anew
-    one("redraw", 0, None)
+    one("redraw", 0, None, full=True)
+    one("same", 0, None)
+    return d, bus
 
 
 class Cluster:
@@ -228,9 +257,11 @@ class Cluster:
         return False
 
 
-def chain(repeats):
+def chain(repeats, d, bus):
     n = 6
     cl = Cluster(n, 5)
+    cl.display = d
+    cl.bus = bus
     apps = cl.apps
     m = apps[0].cup
     m.create(0x4242, "1234", "perudo", 0)
@@ -287,6 +318,7 @@ def measure(cl, bidder, ok):
     for _ in range(20):            # let acks and heartbeats settle: a quiet start
         cl.step()
     version = a.cup.table.version + 1
+    screens = [bytes(b) for b in cl.bufs]     # what every cup shows before the press
     t0 = cl.clock.now
     gc.collect()
     t = ticks_us()
@@ -313,6 +345,7 @@ def measure(cl, bidder, ok):
         elif kind == 2 and now == done[i] and us > draw:
             draw = us
     out = {"press": press, "hops": len(slots), "span": last - t0, "draw": draw}
+    out.update(push_change(cl, screens[done.index(last)], cl.bufs[done.index(last)]))
     k = 0
     for now in sorted(slots):
         out["hop%d" % k] = slots[now]
@@ -321,5 +354,20 @@ def measure(cl, bidder, ok):
     return out
 
 
-local(REPEATS)
-chain(max(3, REPEATS // 4))
+def push_change(cl, before, after):
+    """The last peer's screen change, pushed as its screen task would: `before` shown
+    (a whole frame), then `after` drawn and pushed; its CPU, bytes and transfers."""
+    d = cl.display
+    buf = d.buffer()
+    buf[:] = before
+    d.show()
+    buf[:] = after
+    cl.bus.reset()
+    t = ticks_us()
+    d.push()
+    us = ticks_diff(ticks_us(), t) - cl.bus.us
+    return {"push": us, "pbytes": cl.bus.bytes, "ptransfers": cl.bus.transfers}
+
+
+d, bus = local(REPEATS)
+chain(max(3, REPEATS // 4), d, bus)
