@@ -263,7 +263,8 @@ class App:
             gc.collect()
         try:
             self.cup.count("internal")
-            self.cup.emit_local("internal", (where, "%s: %s" % (type(e).__name__, e)))
+            from .errtext import describe
+            self.cup.emit_local("internal", (where, describe(e)))
         except Exception:  # noqa: BLE001 - not even the log: still go on
             pass
 

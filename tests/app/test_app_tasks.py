@@ -42,6 +42,7 @@ def test_a_task_that_raises_is_logged_and_restarted(app_table, error):
     errs = internal(c)
     assert len(errs) == 1 and errs[0]["where"] == "task motion"
     assert errs[0]["error"].startswith(type(error).__name__ + ": ")
+    assert errs[0]["error"].endswith("test_app_tasks.py:%d" % (flaky.__code__.co_firstlineno + 3))  # where it was raised
     assert calls["n"] > 250          # sampling went on after the restart (100 Hz)
 
 

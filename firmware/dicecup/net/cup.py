@@ -469,5 +469,6 @@ class Cup:
         if self.strict:
             raise e
         self.errors["internal"] = self.errors.get("internal", 0) + 1
-        self.emit_local("internal", (where, "%s: %s" % (type(e).__name__, e)))
+        from ..errtext import describe
+        self.emit_local("internal", (where, describe(e)))
 
