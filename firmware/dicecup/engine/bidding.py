@@ -28,6 +28,23 @@ FORMAT = const(1)   # serialised state format, in the first byte's high nibble
 PHASES = ("roll", "bid", "reveal", "over")
 
 
+def _nonzero(src, keep=None):
+    """The nonzero bytes of `src` that `keep` accepts (all when None), in order, as a
+    bytearray of just their number: no list on the way (at a 30-dice table a list of
+    the ladder is the 1 KB block a fragmented ESP32 heap no longer has)."""
+    n = 0
+    for x in src:
+        if x and (keep is None or keep(x)):
+            n += 1
+    out = bytearray(n)
+    i = 0
+    for x in src:
+        if x and (keep is None or keep(x)):
+            out[i] = x
+            i += 1
+    return out
+
+
 class Bidding:
     """Base of bluff, perudo, menteur and liars; not a rule set by itself."""
 
@@ -197,17 +214,21 @@ class Bidding:
             for q in range(1, top + 1):
                 for f in self.FACES:
                     by_rank[self.rank(q, f)] = q << 3 | f
-            lad = bytes([x for x in by_rank if x])   # a bid fits a byte: a quarter of a list
+            lad = _nonzero(by_rank)    # a bid fits a byte: a quarter of a list
             by_rank = None
-            pos = bytearray(b"\xff" * 256)
+            pos = bytearray(256)
+            for i in range(256):
+                pos[i] = 255
             for i in range(len(lad)):
                 pos[lad[i]] = i
             cls._cache_ladder = lad
             cls._cache_index = pos
-            cls._cache_openers = bytes([x for x in lad if self._opening_error(x >> 3, x & 7) is None]) \
-                if self.CONSTRAINED else lad
+            cls._cache_openers = _nonzero(lad, self._opens) if self.CONSTRAINED else lad
             cls._cache_key = key
         return cls._cache_ladder, cls._cache_index, cls._cache_openers
+
+    def _opens(self, x):
+        return self._opening_error(x >> 3, x & 7) is None
 
     def _ladder(self):
         """The ladder for this round: fixed from the roll to the call (the dice on the
