@@ -71,6 +71,21 @@ def _play(rules, until, seed, seats, options):
     return None
 
 
+def _reveal(rules, seats, lang):
+    """A round called after three bids, revealed: every hand, the count, who loses."""
+    g, hands = _bluffing(rules, seats=seats, bids=3)
+    s = g.to_act()
+    g.apply(s, CHALLENGE)
+    q, f = g.view(0).bid
+    counted = sum(1 for h in hands for x in h if x in g.counts(f))
+    g.settle(hands)
+    sc = _scene(g, 0, hands, lang, rules)
+    sc.names = (NAMES + ["Emma", "Bot 1"])[:seats]
+    sc.reveal = {"quantity": q, "face": f, "count": counted, "hands": hands,
+                 "lines": [("lose_1", (sc.names[s],))]}
+    return sc
+
+
 def _scene(g, seat, hands, lang, rules, **kw):
     sc = Scene(lang, rules)
     sc.view = g.view(seat, hands[seat])
@@ -219,27 +234,8 @@ def samples(lang):
     out.append(("menteur-turn", _my_turn("menteur", lang)))
     out.append(("bluff-turn", _my_turn("bluff", lang, options=None)))
 
-    g, hands = _bluffing("perudo", bids=3)
-    s = g.to_act()
-    g.apply(s, CHALLENGE)
-    q, f = g.view(0).bid
-    counted = sum(1 for h in hands for x in h if x in g.counts(f))
-    g.settle(hands)
-    sc = _scene(g, 0, hands, lang, "perudo")
-    sc.reveal = {"quantity": q, "face": f, "count": counted, "hands": hands,
-                 "lines": [("lose_1", (NAMES[s],))]}
-    out.append(("reveal", sc))
-    g, hands = _bluffing("liars", seats=6, bids=3)
-    s = g.to_act()
-    g.apply(s, CHALLENGE)
-    q, f = g.view(0).bid
-    counted = sum(1 for h in hands for x in h if x in g.counts(f))
-    g.settle(hands)
-    sc = _scene(g, 0, hands, lang, "liars")
-    sc.names = NAMES + ["Emma", "Bot 1"]
-    sc.reveal = {"quantity": q, "face": f, "count": counted, "hands": hands,
-                 "lines": [("lose_1", (sc.names[s],))]}
-    out.append(("reveal-six", sc))
+    out.append(("reveal", _reveal("perudo", 4, lang)))
+    out.append(("reveal-six", _reveal("liars", 6, lang)))
 
     g = new_game("dixmille", 3, {}, rng=random.Random(5), opener=0)
     g.apply(0, roll([1, 5, 3, 3, 6]))
