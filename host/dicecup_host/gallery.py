@@ -190,6 +190,11 @@ def samples(lang):
     sc.code = "47"
     sc.cursor = 2
     out.append(("lobby-code", sc))
+    sc = Scene(lang)                       # the code typed with three tables heard
+    sc.screen = "tables"
+    sc.tables = ((0x1234, "Ana", 2, 3, False), (0x4321, "Bernard", 5, 2, False), (0x5555, "Dolores", 3, 4, True))
+    sc.cursor = 1
+    out.append(("lobby-tables", sc))
     ui = table_ui(lang, "master", "perudo", ["Ana", "Bernard", "Chiara", "Bot 1"],
                   [False, False, False, True], (("palifico", True), ("calza_anyone", False)))
     out.append(("lobby-table", ui.sc))

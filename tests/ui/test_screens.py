@@ -20,7 +20,7 @@ REGOLD = os.environ.get("DICECUP_REGOLD") == "1"
 
 # the screen each sample must pick (its name says what it shows)
 PICKED = {
-    "lobby-menu": "menu", "lobby-code": "code", "lobby-table": "table", "shake": "shake",
+    "lobby-menu": "menu", "lobby-code": "code", "lobby-tables": "tables", "lobby-table": "table", "shake": "shake",
     "rolled": "waiting", "bidding": "bidding", "peek": "peek", "toast-master": "bidding",
     "toast-bot": "bidding", "link-lost": "bidding", "quorum": "bidding", "battery-low": "bidding",
     "my-turn": "entry", "bid-entry": "entry", "bid-quantity": "entry", "menteur-turn": "entry",

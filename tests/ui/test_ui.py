@@ -38,6 +38,28 @@ def test_joining_by_code_from_the_menu():
     assert out == [("join", "4711")] and screen(ui) == "menu"
 
 
+def test_with_two_tables_heard_the_code_is_followed_by_a_choice_of_table(monkeypatch):
+    ui = Ui()
+    lobby = Lobby()
+    lobby.tables = [(0x1234, "Ana", 2, 3, False), (0x4321, "Bernard", 1, 2, False)]
+    ui.on_lobby(lobby)
+    ui.on_buttons(PRESS, RIGHT)
+    ui.on_buttons(PRESS, OK)
+    for digit in (0, 8, 1, 5):
+        for _ in range(digit):
+            ui.on_buttons(PRESS, RIGHT)
+        out = ui.on_buttons(PRESS, OK)
+    assert out is None and screen(ui) == "tables"
+    name, seen = drawn(ui, monkeypatch)
+    assert "Ana's table" in seen and "Bernard's table" in seen and "Perudo" in seen
+    assert ui.on_buttons(PRESS, BACK) is None and screen(ui) == "code"   # back: the code again
+    assert ui.on_buttons(PRESS, OK) is None and screen(ui) == "tables"
+    ui.on_buttons(PRESS, RIGHT)
+    name, seen = drawn(ui, monkeypatch)
+    assert "Bluff" in seen                                              # the chosen table's game
+    assert ui.on_buttons(PRESS, OK) == [("join", "0815", 0x4321)] and screen(ui) == "menu"
+
+
 def test_creating_a_table_for_a_chosen_game_then_starting_it():
     ui = Ui()
     ui.on_buttons(PRESS, OK)                              # "create" -> the games

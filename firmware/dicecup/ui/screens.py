@@ -52,6 +52,7 @@ class Scene:
         self.kept = []         # Dix mille: the dice kept this turn (since the last hot dice)
         self.game_menu = ()    # in a game: the menu's keys (the button model's `menu` cursor)
         self.master = False    # this cup is the table's master (game over: the rematch is its)
+        self.tables = ()       # lobby: tables heard, (tid, master, rules code 1.., members, playing)
 
     # ----- strings -------------------------------------------------------------------
     def t(self, key, *args):
@@ -135,7 +136,7 @@ def _status(buf, sc, name):
         _battery(buf, x, 1, sc.battery, sc.low)
     if not sc.link:
         text.draw(buf, "x", x - 7, 0, SMALL)
-    fb.fill_rect(buf, 0, 8, 128, 1, 1 if name not in ("menu", "code") else 0)
+    fb.fill_rect(buf, 0, 8, 128, 1, 1 if name not in ("menu", "code", "tables") else 0)
 
 
 def _battery(buf, x, y, pct, low):
@@ -206,6 +207,23 @@ def _menu(buf, sc):
         label = lang.game_word(item, "game", sc.lang) if item in lang.RULES else sc.t(item)
         text.draw(buf, " " + label, 0, 14 + (i - first) * _LINE, BIG, inverse=(i == sc.cursor))
     text.draw(buf, sc.t("lang_name"), 0, 56, SMALL)
+
+
+def _tables(buf, sc):
+    """Which table to join, when more than one is heard: the master's name and the game."""
+    text.centre(buf, sc.t("tables"), 0, BIG)
+    fb.fill_rect(buf, 0, 11, 128, 1)
+    tables = sc.tables
+    if not tables:
+        text.centre(buf, sc.t("tables_none"), 28, BIG)
+        return
+    first = max(0, min(sc.cursor - 2, len(tables) - 3))
+    for i in range(first, min(len(tables), first + 3)):
+        text.draw(buf, " " + sc.t("table_of", tables[i][1]), 0, 14 + (i - first) * _LINE, BIG,
+                  inverse=(i == sc.cursor))
+    code = tables[sc.cursor][2]
+    if 1 <= code <= len(lang.RULES):
+        text.centre(buf, lang.game_word(lang.RULES[code - 1], "game", sc.lang), 56, SMALL)
 
 
 def _code(buf, sc):
@@ -592,7 +610,7 @@ def _over(buf, sc):
 
 
 SCREENS = {
-    "menu": _menu, "code": _code, "table": _table,
+    "menu": _menu, "code": _code, "tables": _tables, "table": _table,
     "shake": _shake, "waiting": _waiting, "bidding": _bidding, "peek": _peek, "entry": _entry,
     "reveal": _reveal, "dixmille": _dixmille, "scores": _scores, "rolloff": _rolloff,
     "spectator": _spectator, "over": _over,

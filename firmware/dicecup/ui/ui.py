@@ -55,7 +55,8 @@ class Ui:
         self.rolloff_until = 0
         self.gone = []         # members who left the table before the game: no seat
         self.options = None    # (rules, [(name, value), ...]): the `rules` event's
-        self.mode = "menu"     # lobby: menu, game (choosing one), code, table; or play
+        self.mode = "menu"     # lobby: menu, game (choosing one), code, tables, table; or play
+        self.joining = ""      # the code typed, while the table to join is chosen
 
     # ----- in ------------------------------------------------------------------------
     def on_setting(self, name, value):
@@ -98,6 +99,10 @@ class Ui:
             if self.mode != "play" or lobby.phase == "lobby":
                 self.mode = "table"
                 sc.screen = "table"
+        if self.mode == "tables":              # tables come and go while I choose
+            sc.tables = tuple(lobby.tables)
+            if sc.cursor >= len(sc.tables):
+                sc.cursor = 0
         self._names()
         self._table_menu()
         self.dirty = True
@@ -287,6 +292,8 @@ class Ui:
             return None
         if self.mode == "code":
             return self._code(cmd)
+        if self.mode == "tables":
+            return self._tables(cmd)
         if self.mode == "table":
             return self._table(cmd)
         return None
@@ -390,6 +397,12 @@ class Ui:
             sc.code = "".join(digits[:max(i + 1, len(sc.code))])
             if i == 3:
                 code = "".join(digits)
+                if self.lobby is not None and len(self.lobby.tables) > 1:
+                    self.joining = code        # several tables heard: which one?
+                    self.mode = sc.screen = "tables"
+                    sc.tables = tuple(self.lobby.tables)
+                    sc.cursor = 0
+                    return None
                 self._to_menu()
                 return [("join", code)]
             sc.cursor = i + 1
@@ -398,6 +411,23 @@ class Ui:
                 self._to_menu()
             else:
                 sc.cursor = i - 1
+        return None
+
+    def _tables(self, cmd):
+        """The tables heard, after the code: left/right choose, ok joins, back returns
+        to the code's last digit."""
+        sc = self.sc
+        n = len(sc.tables)
+        if cmd in (PREV, NEXT) and n:
+            sc.cursor = (sc.cursor + (1 if cmd == NEXT else -1)) % n
+        elif cmd == OK and n:
+            tid = sc.tables[sc.cursor][0]
+            self._to_menu()
+            return [("join", self.joining, tid)]
+        elif cmd == BACK:
+            self.mode = sc.screen = "code"
+            sc.code = self.joining
+            sc.cursor = 3
         return None
 
     def _to_menu(self):
