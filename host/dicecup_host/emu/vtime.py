@@ -37,12 +37,25 @@ def install(w=None):
     q = core._io_queue
     orig = type(q).wait_io_event
 
+    def io_ready():
+        # The real poll sleeps 1 ms whenever an object without a file descriptor (a
+        # ThreadSafeFlag: the buttons' edge flag) is registered, even for a 0 ms timeout:
+        # a flag says itself whether it is set, so ask it first (as emu/cupproc.py does).
+        for sm in q.map.values():
+            try:
+                if sm[2].ioctl(3, 5):     # MP_STREAM_POLL, POLLIN | POLLOUT
+                    return True
+            except AttributeError:
+                return True               # a real stream: let the real poll look
+        return False
+
     def wait_io_event(dt):
         if dt < 0:
             dt = 10   # only streams could wake us: look again in a moment
         if dt > 0:
             w.advance(dt)
-        orig(q, 0)
+        if q.map and io_ready():
+            orig(q, 0)
 
     q.wait_io_event = wait_io_event
     return w
