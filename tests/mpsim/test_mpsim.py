@@ -111,7 +111,7 @@ def test_a_3_cup_game_finishes_inside_micropython_with_a_heap_figure_per_cup(fw3
 
 
 @heavy
-@pytest.mark.xfail(strict=True, reason="the app's live heap peaks near 78-80 KB on a 3-cup table and the app "
+@pytest.mark.xfail(strict=True, reason="the app's live heap peaks near 76-79 KB on a 3-cup table and the app "
                                        "cannot even be made in 60 KB: the frozen imports take ~38 KB "
                                        "(README: sim --micropython)")
 def test_every_game_also_completes_in_60_kb(fw32, liars3):
