@@ -7,12 +7,13 @@ import random
 
 import pytest
 
-from dicecup.engine import OVER, REVEAL, RULES, SHAKE, new_game
-from dicecup.engine.actions import BANK, CHALLENGE, EXACT, ROLL_ANY, describe, faces_of, kind, reroll, roll
+from dicecup.engine import RULES, new_game
+from dicecup.engine.actions import BANK, CHALLENGE, EXACT, ROLL_ANY, describe, kind, reroll
 from dicecup.hw.buttons import BOTH, LONG, PRESS
 from dicecup.ui.ui import Ui
 from dicecup_host.emu import thumb
 from dicecup_host.emu.thumb import SHAKE as SHAKE_GESTURE, Thumb
+from gamestates import random_states
 
 BOARD4 = ("left", "ok", "right", "back")   # esp32-devkitc, esp32-s3-devkitc-1
 BOARD3 = ("left", "ok", "right")           # xiao-esp32c3
@@ -53,38 +54,8 @@ def drive(ui, th, next_gesture):
 
 
 def states(rules, options, seed, steps=300):
-    """(game, seat, view, hand) at every decision point of a random seeded game (bids
-    mostly low, so rounds last; out-of-turn calls and rerolls included)."""
-    rng = random.Random(seed)
-    g = new_game(rules, 3, options, rng=rng)
-    bluffing = rules != "dixmille"
-    hands = [[] for _ in range(3)]
-    for _ in range(steps):
-        need = g.need()
-        if need == OVER:
-            return
-        if need == SHAKE:
-            hands = [[rng.randrange(6) + 1 for _ in range(g.roll_size(s))] for s in range(3)]
-            g.start_round()
-            continue
-        if need == REVEAL:
-            g.settle(hands)
-            continue
-        for s in range(3):
-            h = list(hands[s]) if bluffing else None
-            yield g, s, g.view(s, h), h
-        cands = [(s, a) for s in range(3) for a in g.legal(s, hands[s] if bluffing else None)]
-        t = g.to_act()
-        low = [(s, a) for s, a in cands if s == t][:6]
-        s, a = rng.choice(low if low and rng.random() < 0.7 else cands)
-        if kind(a) == "roll":
-            a = roll([rng.randrange(6) + 1 for _ in range(g.roll_size(s))])
-        g.apply(s, a)
-        if kind(a) == "reroll":
-            h = hands[s]
-            for f in faces_of(a):
-                h.remove(f)
-            hands[s] = [rng.randrange(6) + 1 for _ in range(len(h))]
+    """(game, seat, view, hand) at every decision point of a random seeded 3-seat game."""
+    return random_states(rules, options, 3, seed, steps)
 
 
 def targets(view, rng):

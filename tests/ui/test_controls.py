@@ -15,9 +15,8 @@ from dicecup.ui.controls import (
     Controls,
 )
 from dicecup.ui.keymap import BACK, CALL_EXACT, MENU, NEXT, OK, PEEK, PREV, Keymap
-from uisearch import (
-    BOARD3, BOARD4, BOARDS, all_events, check_sent, explore, fresh, random_states, search_events, snapshot,
-)
+from gamestates import random_states
+from uisearch import BOARD3, BOARD4, BOARDS, all_events, check_sent, explore, fresh, search_events, snapshot
 
 CONFIGS = [
     ("bluff", {}),

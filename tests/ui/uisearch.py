@@ -1,11 +1,9 @@
-"""Helpers for the button-model tests: random legal game states from the engine, and an
+"""Helpers for the button-model tests: random legal game states (tests/gamestates.py), and an
 exhaustive search over button sequences from a model's state (breadth first, states
 told apart by what the screens draw, so every sequence is covered without listing
 them one by one)."""
-import random
-
-from dicecup.engine import OVER, REVEAL, SHAKE, loads, new_game
-from dicecup.engine.actions import faces_of, kind, roll
+from dicecup.engine import loads
+from dicecup.engine.actions import kind
 from dicecup.hw.buttons import BOTH, LONG, PRESS
 from dicecup.ui.controls import SEND, Controls
 from dicecup.ui.keymap import Keymap
@@ -98,42 +96,6 @@ def check_sent(g, seat, hand, view, action, then):
         g2 = loads(g.dumps())
         g2.apply(seat, action)
         assert then in g2.legal(seat, hand)
-
-
-def random_states(rules, options, seats, seed, steps=400):
-    """(game, seat, view, hand) for every seat at every decision point of a game played
-    with random legal actions (bids mostly among the lowest raises, so rounds last),
-    out-of-turn calls and rerolls included."""
-    rng = random.Random(seed)
-    g = new_game(rules, seats, options, rng=rng)
-    bluffing = rules != "dixmille"
-    hands = [[] for _ in range(seats)]
-    for _ in range(steps):
-        need = g.need()
-        if need == OVER:
-            return
-        if need == SHAKE:
-            hands = [[rng.randrange(6) + 1 for _ in range(g.roll_size(s))] for s in range(seats)]
-            g.start_round()
-            continue
-        if need == REVEAL:
-            g.settle(hands)
-            continue
-        for s in range(seats):
-            h = list(hands[s]) if bluffing else None
-            yield g, s, g.view(s, h), h
-        cands = [(s, a) for s in range(seats) for a in g.legal(s, hands[s] if bluffing else None)]
-        t = g.to_act()
-        low = [(s, a) for s, a in cands if s == t][:6]
-        s, a = rng.choice(low if low and rng.random() < 0.7 else cands)
-        if kind(a) == "roll":
-            a = roll([rng.randrange(6) + 1 for _ in range(g.roll_size(s))])
-        g.apply(s, a)
-        if kind(a) == "reroll":
-            h = hands[s]
-            for f in faces_of(a):
-                h.remove(f)
-            hands[s] = [rng.randrange(6) + 1 for _ in range(len(h))]
 
 
 def snapshot(states):
