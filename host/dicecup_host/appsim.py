@@ -321,21 +321,30 @@ class AppTable:
             raise RuntimeError("the master's screen has no start: %s" % host.screen())
 
     async def _options(self, rules, options):
-        """Options that differ from the defaults: toggled by their table item where
-        every one has one, else set with one ("rules", ...) request."""
+        """Options that differ from the defaults, set on the master's table menu: its
+        item for each is picked until the table shows the value wanted (an item steps
+        through the option's choices); an option the menu cannot reach is set with one
+        ("rules", ...) request, noted in `requested`."""
         defaults = default_options(rules)
         change = [(k, v) for k, v in sorted(options.items()) if defaults.get(k) != v]
-        if not change:
-            return
         host = self.cups[0]
-        keys = ["table_opt_" + k for k, v in change]
-        if all(isinstance(v, bool) and k in host.ui.sc.menu for k, (_, v) in zip(keys, change)):
-            for k in keys:
-                await self.people[0].pick(k)
-        else:
+        missed = False
+        for name, value in change:
+            for _ in range(8):
+                was = self._option(name)
+                if was == value or not await self.people[0].pick("table_opt_" + name):
+                    break
+                await self._until(lambda: self._option(name) != was, 1000)   # the table took it
+            missed = missed or self._option(name) != value
+        if missed:
             self.requested.append("options")
             host.app.request(("rules", rules, options))
         await asyncio.sleep(0.3)
+
+    def _option(self, name):
+        """The value of option `name` the master's lobby shows now (None: not known)."""
+        lb = self.cups[0].ui.lobby
+        return dict(lb.options).get(name) if lb is not None and lb.options else None
 
     async def _main(self, rules, limit_ms, after, options, bots):
         for c in self.cups:

@@ -214,8 +214,9 @@ def out_of_turn_exacts(events):
 
 def test_bluff_with_rerolls_made_with_the_bid_by_buttons(app_table):
     t = app_table(TABLE, seed=11)
-    assert t.play("bluff", limit_ms=1800000, options={"reroll": True})
-    played(t)
+    assert t.play("bluff", limit_ms=1800000, options={"reroll": True, "star_track": "half"})
+    played(t)           # (both options set on the master's table menu: requested is empty)
+    assert dict(t.cups[0].app.cup.table.options()) == {"reroll": True, "star_track": "half"}
     ev = game_events(t.cups[0])
     with_bid = [ev[i + 1]["seat"] for i in range(len(ev) - 1)
                 if ev[i]["k"] == "bid" and ev[i + 1]["k"] == "reroll" and ev[i + 1]["seat"] == ev[i]["seat"]]
