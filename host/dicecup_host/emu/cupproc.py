@@ -138,16 +138,7 @@ class Lockstep:
         poll = type(q).wait_io_event
 
         def io_ready():
-            # The real poll sleeps 1 ms whenever an object without a file descriptor
-            # (a ThreadSafeFlag: the buttons' edge flag) is registered, even for a 0 ms
-            # timeout; a flag says itself whether it is set, so ask it first.
-            for sm in q.map.values():
-                try:
-                    if sm[2].ioctl(3, 5):     # MP_STREAM_POLL, POLLIN | POLLOUT
-                        return True
-                except AttributeError:
-                    return True               # a real stream: let the real poll look
-            return False
+            return vtime.io_ready(q)    # (the real poll sleeps 1 ms a call while a flag is registered)
 
         def wait_io_event(dt):
             if dt:

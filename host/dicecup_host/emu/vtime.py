@@ -21,6 +21,20 @@ _state = {"world": None, "orig": None}
 LEAD_MS = 600000   # ten minutes: far more than real time can gain on a test's emulated run
 
 
+def io_ready(q):
+    """Whether anything registered with asyncio's IO queue `q` may be ready. The real
+    poll sleeps 1 ms whenever an object without a file descriptor (a ThreadSafeFlag: the
+    buttons' edge flag) is registered, even for a 0 ms timeout; a flag says itself
+    whether it is set, so it is asked first."""
+    for sm in q.map.values():
+        try:
+            if sm[2].ioctl(3, 5):     # MP_STREAM_POLL, POLLIN | POLLOUT
+                return True
+        except AttributeError:
+            return True               # a real stream: let the real poll look
+    return False
+
+
 def install(w=None):
     from asyncio import core
     import time
@@ -37,24 +51,12 @@ def install(w=None):
     q = core._io_queue
     orig = type(q).wait_io_event
 
-    def io_ready():
-        # The real poll sleeps 1 ms whenever an object without a file descriptor (a
-        # ThreadSafeFlag: the buttons' edge flag) is registered, even for a 0 ms timeout:
-        # a flag says itself whether it is set, so ask it first (as emu/cupproc.py does).
-        for sm in q.map.values():
-            try:
-                if sm[2].ioctl(3, 5):     # MP_STREAM_POLL, POLLIN | POLLOUT
-                    return True
-            except AttributeError:
-                return True               # a real stream: let the real poll look
-        return False
-
     def wait_io_event(dt):
         if dt < 0:
             dt = 10   # only streams could wake us: look again in a moment
         if dt > 0:
             w.advance(dt)
-        if q.map and io_ready():
+        if q.map and io_ready(q):
             orig(q, 0)
 
     q.wait_io_event = wait_io_event
