@@ -222,15 +222,7 @@ async def gesture(g):
     await asyncio.sleep_ms(60)
 
 async def pick(key):
-    for _ in range(12):
-        g = th.pick(ui, key)
-        if g is None:
-            return False
-        on = ui.sc.menu[ui.sc.cursor] == key
-        await gesture(g)
-        if on:
-            return True
-    return False
+    return await thumb.choose(th, ui, key, gesture, 12)
 
 async def until(cond, ms):
     end = w.now() + ms

@@ -25,7 +25,7 @@ from dicecup.net.store import MemStore
 from dicecup.net.transport import Transport
 
 from dicecup_host import bundle, emu, traces, vloop
-from dicecup_host.emu.thumb import SHAKE, Player
+from dicecup_host.emu.thumb import SHAKE, Player, choose
 
 SHAKE_TRACE = "shake-short-01.txt"
 PRESS_MS = 60
@@ -194,18 +194,8 @@ class Person:
         await self.cup.gesture(*g)
 
     async def pick(self, key, tries=20):
-        """A menu item by its key (thumb.pick): True once ok was pressed on it."""
-        ui = self.cup.ui
-        for _ in range(tries):
-            i = ui.sc.cursor
-            g = self.thumb.pick(ui, key)
-            if g is None:
-                return False
-            on = ui.sc.menu[i] == key if i < len(ui.sc.menu) else False
-            await self.make(g)
-            if on:
-                return True
-        return False
+        """A menu item by its key (thumb.choose): True once ok was pressed on it."""
+        return await choose(self.thumb, self.cup.ui, key, self.make, tries)
 
     async def create(self, rules):
         """A new table: "create", then the game."""

@@ -440,7 +440,7 @@ async def buttons_player(app, cfg, step, hand, sleep):
     creates the table from its menu, sets the options and adds the bots on its table
     menu and starts; the others pick "join" and type the code the host relays. Moves
     are dicecup.bots' choices on the View the Ui shows (thumb.Player); rolls are shakes."""
-    from dicecup_host.emu.thumb import SHAKE, Player
+    from dicecup_host.emu.thumb import SHAKE, Player, choose
     from dicecup.net.sim import Rng
     ui = app.ui
     cup = app.cup
@@ -456,17 +456,8 @@ async def buttons_player(app, cfg, step, hand, sleep):
         else:
             await hand.press(g, sleep)
 
-    async def pick(key, tries=30):
-        for _ in range(tries):
-            menu = ui.sc.menu
-            on = 0 <= ui.sc.cursor < len(menu) and menu[ui.sc.cursor] == key
-            g = th.pick(ui, key)
-            if g is None:
-                return False
-            await make(g)
-            if on:
-                return True
-        return False
+    async def pick(key):
+        return await choose(th, ui, key, make)
 
     async def until(cond, ms):
         end = step.now() + ms

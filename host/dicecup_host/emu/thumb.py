@@ -259,6 +259,22 @@ class Thumb:
 SENT = ("bid", "with_bid", "challenge", "exact", "exact_out", "reroll", "keep", "bank")
 
 
+async def choose(th, ui, key, make, tries=30):
+    """Pick the menu item `key` gesture by gesture: `make(g)` (awaited) makes each one;
+    True once ok was pressed on the item, False when no menu on screen has it. The one
+    loop every scripted player uses (appsim, appmp, cupproc)."""
+    for _ in range(tries):
+        menu = ui.sc.menu
+        on = 0 <= ui.sc.cursor < len(menu) and menu[ui.sc.cursor] == key
+        g = th.pick(ui, key)
+        if g is None:
+            return False
+        await make(g)
+        if on:
+            return True
+    return False
+
+
 class Player:
     """A bot at a cup, playing only through its thumb: `next(ui)` is the next gesture
     of a game (SHAKE included), None while there is nothing to do. The move is chosen
