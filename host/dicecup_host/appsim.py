@@ -390,41 +390,46 @@ def run_batch(cups, rules, options, games, seed, loss=0.0, bots=0, game_index=No
     timing, not the seed alone, decides a game). The summary has simrun.SUMMARY's keys
     plus presses, shakes, the moves sent by buttons (`sent`) and `requested` (lobby
     steps the master's screen had no item for)."""
-    from . import checker, simrun
-    total = dict((k, 0) for k in simrun.SUMMARY)
+    from . import batchrun, checker, simrun, tally
+    total = tally.empty(dict((k, 0) for k in simrun.SUMMARY), cups + bots)
     total.update({"presses": 0, "shakes": 0, "requested": 0, "sent": {}})
     dup = loss / 5 if loss else 0.0
     reorder = loss / 3 if loss else 0.0
     indices = [game_index] if game_index is not None else range(games)
-    for i in indices:
-        s = seed + i
-        t = AppTable([BOARDS[k % len(BOARDS)] for k in range(cups)], seed=s, loss=loss, dup=dup,
-                     reorder=reorder, shake_ms=shake_ms)
-        try:
+    batch = batchrun.Batch(indices)
+    with batch:
+        for i in batch:
+            s = seed + i
+            t = AppTable([BOARDS[k % len(BOARDS)] for k in range(cups)], seed=s, loss=loss, dup=dup,
+                         reorder=reorder, shake_ms=shake_ms)
             try:
-                finished = t.play(rules, limit_ms=limit_ms, options=options, bots=bots)
-                why = []
-            except RuntimeError as e:      # the lobby failed: a game not finished
-                finished, why = False, [str(e)]
-            ok, reasons = simrun.check_game(t, final=finished)
-            counts = simrun.game_counts(t)
-            leaks = checker.hidden_leaks(t.medium.trace, dict((c.i, c.serial) for c in t.cups))
-            simrun._add(total, counts, finished, ok, len(simrun._public(t, ("master",))), leaks)
-            presses = sum(p.presses for p in t.people)
-            shakes = sum(p.shakes for p in t.people)
-            total["presses"] += presses
-            total["shakes"] += shakes
-            total["requested"] += len(t.requested)
-            for p in t.people:
-                for k, n in p.sent.items():
-                    total["sent"][k] = total["sent"].get(k, 0) + n
-            if report is not None:
-                status = "ok" if ok and finished and not leaks else "FAIL"
-                report("game %d (seed %d): %s, %d presses, %d shakes, %d frames, %d dropped, %d retransmits%s" % (
-                    i, s, status, presses, shakes, counts["frames"], counts["dropped"], counts["retransmits"],
-                    "".join("; " + r for r in why + reasons + leaks[:3])))
-            if trace and game_index is not None:
-                t.medium.save_trace(trace)
-        finally:
-            t.close()
-    return total
+                try:
+                    finished = t.play(rules, limit_ms=limit_ms, options=options, bots=bots)
+                    why = []
+                except RuntimeError as e:      # the lobby failed: a game not finished
+                    finished, why = False, [str(e)]
+                ok, reasons = simrun.check_game(t, final=finished)
+                counts = simrun.game_counts(t)
+                leaks = checker.hidden_leaks(t.medium.trace, dict((c.i, c.serial) for c in t.cups))
+                presses = sum(p.presses for p in t.people)
+                shakes = sum(p.shakes for p in t.people)
+                with batch.counting():
+                    simrun._add(total, counts, finished, ok, len(simrun._public(t, ("master",))), leaks)
+                    tally.add(total, tally.game_facts(c.serial for c in t.cups))
+                    total["presses"] += presses
+                    total["shakes"] += shakes
+                    total["requested"] += len(t.requested)
+                    for p in t.people:
+                        for k, n in p.sent.items():
+                            total["sent"][k] = total["sent"].get(k, 0) + n
+                if report is not None:
+                    status = "ok" if ok and finished and not leaks else "FAIL"
+                    report("game %d (seed %d): %s, %d presses, %d shakes, %d frames, %d dropped, %d retransmits%s" % (
+                        i, s, status, presses, shakes, counts["frames"], counts["dropped"], counts["retransmits"],
+                        "".join("; " + r for r in why + reasons + leaks[:3])))
+                if trace and game_index is not None:
+                    t.medium.save_trace(trace)
+            finally:
+                t.close()
+    total["interrupted"] = batch.interrupted
+    return tally.done(total)

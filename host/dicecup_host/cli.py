@@ -74,13 +74,20 @@ def sim_headless(args, options):
               "%(retransmits)d retransmits, largest frame %(max_frame_bytes)d B, "
               "at most %(max_frames_per_s)d frames/s from one cup" % total
               + (", %(presses)d presses, %(shakes)d shakes" % total if "presses" in total else ""))
+        print(games_line(total))
         for kind, a in total.get("attacks", {}).items():
             print("attack %s: tried %d, succeeded %d (%d games, %d stalled, %d failed the honest checks)" % (
                 kind, a["tried"], a["succeeded"], a["games"], a["stalled"], a["honest_failed"]))
     good = total["finished"] == total["games"] == total["consistent"] and not total["hidden_leaks"]
     if any(a["succeeded"] for a in total.get("attacks", {}).values()):
         good = False
-    return 0 if good else 1
+    return 130 if total.get("interrupted") else 0 if good else 1
+
+
+def games_line(total):
+    """Who won and how long a game lasted, for the text summary."""
+    return "wins per seat %s; %.1f rounds and %.0f s (simulated) per game" % (
+        "/".join(str(n) for n in total["winners"]), total["rounds"], total["mean_game_s"])
 
 
 def sim_micropython(args, options):
@@ -134,9 +141,10 @@ def sim_micropython(args, options):
                   "/".join(str(x) for x in total["peak_heap_bytes"]), total["heap_cap_bytes"] // 1024,
                   "/".join(str(x) for x in total["emulator_heap_bytes"]), total["check_cap_bytes"] // 1024,
                   total["completed_at_60k"], total["games"], total["sim_s"], total["real_s"]))
+        print(games_line(total))
     good = (total["finished"] == total["games"] == total["consistent"] == total["completed_at_60k"]
             and not total["hidden_leaks"] and not total["crashed"] and not total["memory_errors"])
-    return 0 if good else 1
+    return 130 if total.get("interrupted") else 0 if good else 1
 
 
 def sim_narrated(args, options):

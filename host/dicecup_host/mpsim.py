@@ -36,7 +36,7 @@ import time
 
 from dicecup.net.sim import Clock, Medium
 
-from . import bundle, checker, fw32
+from . import batchrun, bundle, checker, fw32, tally
 
 CAP = 110 * 1024        # an ESP32 without PSRAM: the app's heap
 CHECK_CAP = 60 * 1024   # ...and the tighter one every game must also complete in
@@ -434,6 +434,7 @@ def play_one(binary, cups, rules, options, seed, loss=0.0, bots=0, cap=CAP, driv
                 "failovers": len(_public(g.cups, ("master",))), "counts": counts,
                 "peak": [c.peak for c in g.cups], "emu": [c.base for c in g.cups],
                 "rolls": [f.get("rolls", 0) for f in finals], "sim_ms": sim_ms, "steps": g.steps,
+                "tally": tally.game_facts(c.serial for c in g.cups),
                 "real_s": time.monotonic() - t0}
     finally:
         g.close()
@@ -454,39 +455,44 @@ def run_batch(cups, rules, options=None, games=1, seed=1, loss=0.0, bots=0, game
     at `cap`), emulator_heap_bytes (per cup), completed_at_60k (games that also
     completed at `check_cap`), crashed (cup processes that died), real_s, sim_s."""
     binary = fw32.build()
-    total = dict((k, 0) for k in SUMMARY)
+    total = tally.empty(dict((k, 0) for k in SUMMARY), cups + bots)
     total.update(peak_heap_bytes=[0] * cups, emulator_heap_bytes=[0] * cups, completed_at_60k=0,
                  crashed=0, memory_errors=0, real_s=0.0, sim_s=0.0, heap_cap_bytes=cap, check_cap_bytes=check_cap)
     indices = [game_index] if game_index is not None else range(games)
-    for i in indices:
-        s = seed + i
-        f = play_one(binary, cups, rules, options, s, loss, bots, cap, drive, shake_ms,
-                     trace=trace if game_index is not None else None, log=log)
-        again = play_one(binary, cups, rules, options, s, loss, bots, check_cap, drive, shake_ms, log=log,
-                         give_up=True)
-        c = f["counts"]
-        total["games"] += 1
-        total["finished"] += f["finished"]
-        total["consistent"] += bool(f["ok"] and f["finished"])
-        total["failovers"] += f["failovers"]
-        total["hidden_leaks"] += len(f["leaks"])
-        for k in ("frames", "dropped", "retransmits", "races", "away"):
-            total[k] += c[k]
-        for k in ("max_frame_bytes", "max_frames_per_s"):
-            total[k] = max(total[k], c[k])
-        total["peak_heap_bytes"] = [max(a, b) for a, b in zip(total["peak_heap_bytes"], f["peak"])]
-        total["emulator_heap_bytes"] = [max(a, b or 0) for a, b in zip(total["emulator_heap_bytes"], f["emu"])]
-        total["completed_at_60k"] += bool(again["finished"] and again["ok"])
-        total["crashed"] += len(f["crashed"])
-        total["memory_errors"] += f["memory_errors"]
-        total["real_s"] = round(total["real_s"] + f["real_s"] + again["real_s"], 1)
-        total["sim_s"] = round(total["sim_s"] + f["sim_ms"] / 1000.0, 1)
-        if report is not None:
-            good = f["ok"] and f["finished"] and not f["leaks"]
-            report("game %d (seed %d): %s, %.0f s simulated in %.0f s, %d frames, %d dropped, peak heap %s B, "
-                   "at %s: %s%s" % (
-                       i, s, "ok" if good else "FAIL", f["sim_ms"] / 1000.0, f["real_s"], c["frames"], c["dropped"],
-                       "/".join(str(x) for x in f["peak"]), _kb(check_cap),
-                       "completed" if again["finished"] and again["ok"] else "FAILED",
-                       "".join("; " + r for r in f["reasons"][:3] + f["leaks"][:3])))
-    return total
+    batch = batchrun.Batch(indices)
+    with batch:
+        for i in batch:
+            s = seed + i
+            f = play_one(binary, cups, rules, options, s, loss, bots, cap, drive, shake_ms,
+                         trace=trace if game_index is not None else None, log=log)
+            again = play_one(binary, cups, rules, options, s, loss, bots, check_cap, drive, shake_ms, log=log,
+                             give_up=True)
+            c = f["counts"]
+            with batch.counting():
+                total["games"] += 1
+                total["finished"] += f["finished"]
+                total["consistent"] += bool(f["ok"] and f["finished"])
+                total["failovers"] += f["failovers"]
+                total["hidden_leaks"] += len(f["leaks"])
+                for k in ("frames", "dropped", "retransmits", "races", "away"):
+                    total[k] += c[k]
+                for k in ("max_frame_bytes", "max_frames_per_s"):
+                    total[k] = max(total[k], c[k])
+                total["peak_heap_bytes"] = [max(a, b) for a, b in zip(total["peak_heap_bytes"], f["peak"])]
+                total["emulator_heap_bytes"] = [max(a, b or 0) for a, b in zip(total["emulator_heap_bytes"], f["emu"])]
+                total["completed_at_60k"] += bool(again["finished"] and again["ok"])
+                total["crashed"] += len(f["crashed"])
+                total["memory_errors"] += f["memory_errors"]
+                total["real_s"] = round(total["real_s"] + f["real_s"] + again["real_s"], 1)
+                total["sim_s"] = round(total["sim_s"] + f["sim_ms"] / 1000.0, 1)
+                tally.add(total, f["tally"])
+            if report is not None:
+                good = f["ok"] and f["finished"] and not f["leaks"]
+                report("game %d (seed %d): %s, %.0f s simulated in %.0f s, %d frames, %d dropped, peak heap %s B, "
+                       "at %s: %s%s" % (
+                           i, s, "ok" if good else "FAIL", f["sim_ms"] / 1000.0, f["real_s"], c["frames"], c["dropped"],
+                           "/".join(str(x) for x in f["peak"]), _kb(check_cap),
+                           "completed" if again["finished"] and again["ok"] else "FAILED",
+                           "".join("; " + r for r in f["reasons"][:3] + f["leaks"][:3])))
+    total["interrupted"] = batch.interrupted
+    return tally.done(total)

@@ -2,7 +2,7 @@
 cups over the simulated medium, each checked for what a table must guarantee."""
 import random
 
-from . import checker
+from . import batchrun, checker, tally
 from .cluster import Cluster
 
 GAME_LIMIT_MS = 8 * 3600 * 1000
@@ -150,32 +150,39 @@ def run_batch(cups, rules, options, games, seed, loss=0.0, kill_master=False, bo
                              attacks, attack_limit_ms)
     dup = loss / 5 if loss else 0.0
     reorder = loss / 3 if loss else 0.0
-    total = dict((k, 0) for k in SUMMARY)
+    total = tally.empty(dict((k, 0) for k in SUMMARY), cups + bots)
     indices = [game_index] if game_index is not None else range(games)
-    for i in indices:
-        s = seed + i
-        c, facts = play_one(cups, rules, options, s, loss, dup, reorder, kill_master, bots, shake_ms=shake_ms,
-                            partitions=partitions)
-        ok, reasons = check_game(c)
-        counts = game_counts(c)
-        raced = counts["races"] > 0
-        if ok and not kill_master and not partitions and not raced and loss:
-            ref, _ = play_one(cups, rules, options, s, bots=bots, shake_ms=shake_ms)
-            ref_states = [sc.cup.table.snapshot() for sc in ref.cups if sc.on]
-            if ref_states and ref_states[0] != c.cups[0].cup.table.snapshot():
-                ok = False
-                reasons.append("final state differs from the reference run (no loss)")
-        leaks = checker.hidden_leaks(c.medium.trace, {sc.i: sc.serial for sc in c.cups})
-        _add(total, counts, facts["finished"], ok, facts["failovers"], leaks)
-        if report is not None:
-            status = "ok" if ok and facts["finished"] and not leaks else "FAIL"
-            report("game %d (seed %d): %s, %d frames, %d dropped, %d retransmits, %d failovers, %d away, "
-                   "at most %d frames/s%s" % (
-                       i, s, status, counts["frames"], counts["dropped"], counts["retransmits"], facts["failovers"],
-                       counts["away"], counts["max_frames_per_s"], "".join("; " + r for r in reasons + leaks[:3])))
-        if trace and game_index is not None:
-            c.medium.save_trace(trace)
-    return total
+    batch = batchrun.Batch(indices)
+    with batch:
+        for i in batch:
+            s = seed + i
+            c, facts = play_one(cups, rules, options, s, loss, dup, reorder, kill_master, bots, shake_ms=shake_ms,
+                                partitions=partitions)
+            ok, reasons = check_game(c)
+            counts = game_counts(c)
+            raced = counts["races"] > 0
+            if ok and not kill_master and not partitions and not raced and loss:
+                # the same seed without loss must end alike: only a lossy game needs the second run
+                ref, _ = play_one(cups, rules, options, s, bots=bots, shake_ms=shake_ms)
+                ref_states = [sc.cup.table.snapshot() for sc in ref.cups if sc.on]
+                if ref_states and ref_states[0] != c.cups[0].cup.table.snapshot():
+                    ok = False
+                    reasons.append("final state differs from the reference run (no loss)")
+            leaks = checker.hidden_leaks(c.medium.trace, {sc.i: sc.serial for sc in c.cups})
+            with batch.counting():
+                _add(total, counts, facts["finished"], ok, facts["failovers"], leaks)
+                tally.add(total, tally.game_facts(sc.serial for sc in c.cups))
+            if report is not None:
+                status = "ok" if ok and facts["finished"] and not leaks else "FAIL"
+                report("game %d (seed %d): %s, %d frames, %d dropped, %d retransmits, %d failovers, %d away, "
+                       "at most %d frames/s%s" % (
+                           i, s, status, counts["frames"], counts["dropped"], counts["retransmits"],
+                           facts["failovers"], counts["away"], counts["max_frames_per_s"],
+                           "".join("; " + r for r in reasons + leaks[:3])))
+            if trace and game_index is not None:
+                c.medium.save_trace(trace)
+    total["interrupted"] = batch.interrupted
+    return tally.done(total)
 
 
 def _numbers(details, prefix=""):
@@ -202,35 +209,40 @@ def _attack_batch(cups, rules, options, games, seed, loss, bots, game_index, tra
     played, the games the honest cups did not finish (stalled) and those whose honest
     checks failed."""
     from . import attacks as atk
-    total = dict((k, 0) for k in SUMMARY)
+    total = tally.empty(dict((k, 0) for k in SUMMARY), cups + bots)
     total["attacks"] = dict((k, {"tried": 0, "succeeded": 0, "games": 0, "stalled": 0, "honest_failed": 0})
                             for k in kinds)
     indices = [game_index] if game_index is not None else range(games)
-    for i in indices:
-        s = seed + i
-        for kind in kinds:
-            r = atk.play_attack(kind, cups, rules, options, s, limit_ms=limit_ms or atk.LIMIT_MS, loss=loss,
-                                bots=bots, shake_ms=shake_ms)
-            c = r["cluster"]
-            a = total["attacks"][kind]
-            a["games"] += 1
-            a["tried"] += r["tried"]
-            a["succeeded"] += r["succeeded"]
-            a["stalled"] += not r["finished"]
-            a["honest_failed"] += not r["honest_ok"]
-            for dk, dv in _numbers(r["details"]):   # what a kind measures besides (numbers, flags, counts)
-                a[dk] = max(a.get(dk, 0), dv) if dk.startswith("max_") else a.get(dk, 0) + dv
-            adv = r["attack"]
-            honest = set(c.cups[j].addr for j in adv.honest)
-            air = [rec for rec in c.medium.trace if rec[3] in honest and rec[2] not in adv.air.spoofed]
-            leaks = checker.hidden_leaks(air, dict((j, c.cups[j].serial) for j in adv.honest))
-            counts = game_counts(c)
-            _add(total, counts, r["finished"], r["honest_ok"], len(_public(c, ("master",))), leaks)
-            if report is not None:
-                report("game %d (seed %d), attack %s: tried %d, succeeded %d; honest cups %s%s%s" % (
-                    i, s, kind, r["tried"], r["succeeded"], "finished" if r["finished"] else "STALLED",
-                    ", checks ok" if r["honest_ok"] else ", checks FAIL",
-                    "".join("; " + x for x in r["reasons"][:3] + leaks[:2])))
-            if trace and game_index is not None and len(kinds) == 1:
-                c.medium.save_trace(trace)
-    return total
+    batch = batchrun.Batch(indices)
+    with batch:
+        for i in batch:
+            s = seed + i
+            for kind in kinds:
+                r = atk.play_attack(kind, cups, rules, options, s, limit_ms=limit_ms or atk.LIMIT_MS, loss=loss,
+                                    bots=bots, shake_ms=shake_ms)
+                c = r["cluster"]
+                adv = r["attack"]
+                honest = set(c.cups[j].addr for j in adv.honest)
+                air = [rec for rec in c.medium.trace if rec[3] in honest and rec[2] not in adv.air.spoofed]
+                leaks = checker.hidden_leaks(air, dict((j, c.cups[j].serial) for j in adv.honest))
+                counts = game_counts(c)
+                with batch.counting():
+                    a = total["attacks"][kind]
+                    a["games"] += 1
+                    a["tried"] += r["tried"]
+                    a["succeeded"] += r["succeeded"]
+                    a["stalled"] += not r["finished"]
+                    a["honest_failed"] += not r["honest_ok"]
+                    for dk, dv in _numbers(r["details"]):   # what a kind measures besides (numbers, flags, counts)
+                        a[dk] = max(a.get(dk, 0), dv) if dk.startswith("max_") else a.get(dk, 0) + dv
+                    _add(total, counts, r["finished"], r["honest_ok"], len(_public(c, ("master",))), leaks)
+                    tally.add(total, tally.game_facts(c.cups[j].serial for j in adv.honest))
+                if report is not None:
+                    report("game %d (seed %d), attack %s: tried %d, succeeded %d; honest cups %s%s%s" % (
+                        i, s, kind, r["tried"], r["succeeded"], "finished" if r["finished"] else "STALLED",
+                        ", checks ok" if r["honest_ok"] else ", checks FAIL",
+                        "".join("; " + x for x in r["reasons"][:3] + leaks[:2])))
+                if trace and game_index is not None and len(kinds) == 1:
+                    c.medium.save_trace(trace)
+    total["interrupted"] = batch.interrupted
+    return tally.done(total)
