@@ -17,6 +17,7 @@ pinned versions there) and their versions are checked against drivers.txt.
 """
 import importlib.metadata
 import importlib.util
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -103,16 +104,37 @@ def drivers_mpy_dir():
     return compile_drivers(mpy.ROOT / "build" / "mpy-drivers")
 
 
-def build_bundle(out_dir, board_name=None, arch=None):
-    """Write the bundle for `board_name` (None: DEFAULT_BOARD) into `out_dir` (emptied
-    first). Returns the folder (a Path); `files(folder)` lists what is in it."""
-    board_name = board_name or DEFAULT_BOARD
-    src_board = BOARDS / (board_name + ".json")
-    if not src_board.exists():
-        raise BundleError("no board file %s (known: %s)" % (src_board.name, ", ".join(boards())))
+def board_file(board=None):
+    """The board file a person named: a name from hardware/boards (None: DEFAULT_BOARD)
+    or a path to their own .json; checked (dicecup.hw.board). BundleError, one line,
+    when there is no such board or the file is not a valid board file."""
     import json
     from dicecup.hw import board as fw_board
-    fw_board.from_dict(json.loads(src_board.read_text()), str(src_board))  # BoardError if broken
+    from dicecup.hw.errors import BoardError
+    board = board or DEFAULT_BOARD
+    path = Path(board)
+    if path.suffix != ".json" and os.sep not in board and not path.is_file():
+        path = BOARDS / (board + ".json")
+        if not path.exists():
+            raise BundleError("no board %s (known: %s; or give a board file's path)" % (board, ", ".join(boards())))
+    try:
+        data = json.loads(path.read_text())
+    except OSError as e:
+        raise BundleError("cannot read board file %s: %s" % (board, e.strerror or e))
+    except ValueError as e:
+        raise BundleError("board file %s is not valid JSON: %s" % (board, e))
+    try:
+        fw_board.from_dict(data, str(path))
+    except BoardError as e:
+        raise BundleError("board file %s: %s" % (board, e))
+    return path.resolve()
+
+
+def build_bundle(out_dir, board_name=None, arch=None):
+    """Write the bundle for `board_name` (a name or a board file's path; None:
+    DEFAULT_BOARD) into `out_dir` (emptied first). Returns the folder (a Path);
+    `files(folder)` lists what is in it."""
+    src_board = board_file(board_name)
     out = Path(out_dir)
     if out.exists():
         shutil.rmtree(out)

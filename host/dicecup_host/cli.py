@@ -14,7 +14,12 @@ def cmd_scenario(args):
 
 
 def cmd_sim(args):
-    options = json.loads(args.options) if args.options else None
+    from .simargs import ArgError, check
+    try:
+        options = check(args)
+    except ArgError as e:
+        print("dicecup sim: %s" % e, file=sys.stderr)
+        return 2
     if args.attack and not args.headless:
         print("dicecup sim: --attack needs --headless", file=sys.stderr)
         return 2
@@ -214,7 +219,7 @@ def _one_line_error(prog):
 
 def build_parser():
     p = argparse.ArgumentParser(prog="dicecup", description="Smart dice cups: host tools.")
-    sub = p.add_subparsers(dest="cmd", required=True)
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
 
     s = sub.add_parser("scenario", help="replay a rule scenario file and print the final state")
     s.add_argument("file")
@@ -257,9 +262,18 @@ def build_parser():
     s.add_argument("--cup-heap", type=int, default=110, metavar="KB",
                    help="with --micropython: each cup's heap for the app, in KB (default 110: an ESP32 without PSRAM)")
     s.set_defaults(func=cmd_sim)
-    s.error = _one_line_error("dicecup sim")
     _plugins(sub)
+    _one_line_everywhere(p)
     return p
+
+
+def _one_line_everywhere(parser):
+    """Every parser and subparser answers a bad argument in one line (exit 2)."""
+    parser.error = _one_line_error(parser.prog)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                _one_line_everywhere(child)
 
 
 def _plugins(sub):

@@ -8,8 +8,47 @@
     dicecup hw wiring [--check]               regenerate hardware/wiring/*.svg
     dicecup hw power [--mah N --lit P --peek P]   the power budget
 """
+import argparse
 import json
 import sys
+
+from . import outpath
+
+
+def board_arg(text):
+    """--board: a board name or a board file's path, checked before any work."""
+    from dicecup_host import bundle
+    try:
+        return str(bundle.board_file(text))
+    except bundle.BundleError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+def _seconds(text):
+    try:
+        v = float(text)
+    except ValueError:
+        v = -1
+    if not 0 < v <= 3600:
+        raise argparse.ArgumentTypeError("%r: give the seconds to run, more than 0 (at most 3600)" % text)
+    return v
+
+
+def _figure(ok, message):
+    """A power-budget figure: a number for which ok(v) holds, else `message`."""
+    def parse(text):
+        try:
+            v = float(text)
+        except ValueError:
+            v = None
+        if v is None or v != v or not ok(v):
+            raise argparse.ArgumentTypeError("%r: give %s" % (text, message))
+        return v
+    return parse
+
+
+MAH = _figure(lambda v: 0 < v < 1e6, "the battery's capacity in mAh (more than 0)")
+PERCENT = _figure(lambda v: 0 <= v <= 100, "a percentage from 0 to 100")
 
 
 def _boards(args):
@@ -93,20 +132,20 @@ def register(sub):
     s.add_argument("files", nargs="+")
     s.set_defaults(func=_check)
     s = hs.add_parser("bundle", help="build the folder to copy to a cup")
-    s.add_argument("--board", required=True)
-    s.add_argument("--out", required=True)
+    s.add_argument("--board", required=True, type=board_arg, help="a board name or a board file's path")
+    s.add_argument("--out", required=True, type=outpath.arg_folder("--out"))
     s.add_argument("--arch", help="mpy-cross -march (only matters for native code)")
     s.set_defaults(func=_bundle)
     s = hs.add_parser("selftest", help="run the self-test on an emulated cup")
-    s.add_argument("--board", default="esp32-devkitc")
-    s.add_argument("--seconds", type=float, default=5.0)
-    s.add_argument("--png", help="also write the final screen as a PNG")
+    s.add_argument("--board", default="esp32-devkitc", type=board_arg, help="a board name or a board file's path")
+    s.add_argument("--seconds", type=_seconds, default=5.0)
+    s.add_argument("--png", type=outpath.arg_file("--png"), help="also write the final screen as a PNG")
     s.set_defaults(func=_selftest)
     s = hs.add_parser("wiring", help="regenerate the wiring SVGs")
     s.add_argument("--check", action="store_true", help="only report stale ones (exit 1)")
     s.set_defaults(func=_wiring)
     s = hs.add_parser("power", help="the power budget")
-    s.add_argument("--mah", type=float, default=1200)
-    s.add_argument("--lit", type=float, default=15)
-    s.add_argument("--peek", type=float, default=100)
+    s.add_argument("--mah", type=MAH, default=1200)
+    s.add_argument("--lit", type=PERCENT, default=15)
+    s.add_argument("--peek", type=PERCENT, default=100)
     s.set_defaults(func=_power)

@@ -5,12 +5,13 @@ A trace is classified correctly when it rolls exactly once, no earlier than EARL
 before `settled_at_ms` and no later than LATE_MS after it (expect roll), or never
 rolls (expect none).
 """
+import argparse
 import json
 import sys
 import time
 from pathlib import Path
 
-from . import traces
+from . import outpath, traces
 
 LATE_MS = 150     # every shake must roll within this of the cup settling
 EARLY_MS = 100    # a roll this long before the cup settled is a roll mid-air: wrong
@@ -113,8 +114,10 @@ def cmd_test(args):
         try:
             loaded.append((p, traces.load(p)))
         except (OSError, traces.TraceError) as e:
-            print("%s: %s" % (p, e), file=sys.stderr)
+            print("dicecup shake-test: %s: %s" % (p, e), file=sys.stderr)
             bad += 1
+    if bad and not loaded:
+        return 2        # nothing could be read: nothing to judge
     if args.micropython:
         got = run_traces_micropython([p for p, _ in loaded])
         all_rolls = [[tr.time_ms(i) for i in idx] for (_, tr), idx in zip(loaded, got)]
@@ -153,7 +156,7 @@ def cmd_test(args):
                           "mean_latency_ms": None if mean is None else round(mean, 1),
                           "confusion": {e: {d: matrix[(e, d)] for d in traces.EXPECTS} for e in traces.EXPECTS},
                           "unreadable": bad}))
-    return 0 if correct == len(rows) and not bad else 1
+    return 2 if bad else 0 if correct == len(rows) else 1   # an unreadable trace is a bad argument
 
 
 # --- shake-record ----------------------------------------------------------------------
@@ -321,6 +324,18 @@ def cmd_record(args):
     return 0
 
 
+def _positive(kind, what, zero=False):
+    def parse(text):
+        try:
+            v = kind(text)
+        except ValueError:
+            v = None
+        if v is None or v != v or v < 0 or (v == 0 and not zero):
+            raise argparse.ArgumentTypeError("%r: give %s, %s" % (text, what, "0 or more" if zero else "more than 0"))
+        return v
+    return parse
+
+
 def register(sub):
     s = sub.add_parser("shake-test", help="run the cup's shake detector over motion traces")
     s.add_argument("traces", nargs="*", metavar="TRACE_FILE",
@@ -333,15 +348,16 @@ def register(sub):
 
     s = sub.add_parser("shake-record", help="capture a motion trace from a cup over serial")
     s.add_argument("--port", required=True, help="serial port or pyserial URL (/dev/ttyUSB0, /dev/pts/3, ...)")
-    s.add_argument("--baud", type=int, default=115200)
-    s.add_argument("--seconds", type=float, help="how long the cup records (default: until Ctrl-C)")
-    s.add_argument("--out", default=time.strftime("trace-%Y%m%d-%H%M%S.txt"), help="trace file to write")
+    s.add_argument("--baud", type=_positive(int, "a baud rate"), default=115200)
+    s.add_argument("--seconds", type=_positive(float, "seconds"), help="how long the cup records (default: until Ctrl-C)")
+    s.add_argument("--out", default=time.strftime("trace-%Y%m%d-%H%M%S.txt"), type=outpath.arg_file("--out"),
+                   help="trace file to write")
     s.add_argument("--expect", choices=traces.EXPECTS, help="roll or none (else asked)")
-    s.add_argument("--settled-at-ms", type=int, help="when the cup came to rest (else found in the data)")
+    s.add_argument("--settled-at-ms", type=_positive(int, "milliseconds", zero=True), help="when the cup came to rest (else found in the data)")
     s.add_argument("--yes", action="store_true", help="accept the settle point found in the data")
     s.add_argument("--kind", default="recorded", help="what was done: shake-vigorous, peek, ... (header)")
     s.add_argument("--note", help="a free note for the header")
     s.add_argument("--listen", action="store_true",
                    help="do not start the recorder through the REPL, wait for the cup to send")
-    s.add_argument("--wait", type=float, default=10.0, help="seconds to wait for the recording to start, and then between lines")
+    s.add_argument("--wait", type=_positive(float, "seconds"), default=10.0, help="seconds to wait for the recording to start, and then between lines")
     s.set_defaults(func=cmd_record)

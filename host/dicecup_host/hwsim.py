@@ -65,9 +65,7 @@ print(int(oled.on), int(oled.remap), int(oled.com_flip), int(oled.invert), oled.
 def selftest(board_name, seconds=5.0, heap=HEAP):
     """Run the self-test on an emulated `board_name`; returns (serial lines, Ssd1306)."""
     from dicecup_host.emu import ssd1306, world
-    path = bundle.BOARDS / (board_name + ".json")
-    if not path.exists():
-        raise bundle.BundleError("no board file %s (known: %s)" % (path.name, ", ".join(bundle.boards())))
+    path = bundle.board_file(board_name)
     code = SCRIPT % {"board": str(path), "ms": int(seconds * 1000)}
     r = mpy.run_code(code, heap=heap, extra_path=[emu.build_mpy(), bundle.drivers_mpy_dir()])
     out = r.stdout.decode().splitlines()

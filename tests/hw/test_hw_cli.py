@@ -1,7 +1,9 @@
 """`dicecup hw ...` and the power budget."""
 import json
 
-from dicecup_host import cli, powerbudget
+import pytest
+
+from dicecup_host import bundle, cli, powerbudget
 
 from hwhelpers import BASE_JSON
 
@@ -26,7 +28,13 @@ def test_boards_bundle_and_power(tmp_path, capsys):
     assert cli.main(["hw", "power", "--mah", "1000"]) == 0
     out = capsys.readouterr().out
     assert "xiao-esp32c3" in out and "lib/adafruit_lis3dh.mpy" in out and "esp32c3" in out
-    assert cli.main(["hw", "bundle", "--board", "nope", "--out", str(tmp_path / "c")]) == 1
+    with pytest.raises(SystemExit) as e:       # an unknown board: a bad argument
+        cli.main(["hw", "bundle", "--board", "nope", "--out", str(tmp_path / "c")])
+    assert e.value.code == 2
+    # a board file of one's own, given by its path, is accepted
+    own = tmp_path / "my-board.json"
+    own.write_text((bundle.BOARDS / "xiao-esp32c3.json").read_text())
+    assert cli.main(["hw", "bundle", "--board", str(own), "--out", str(tmp_path / "d")]) == 0
 
 
 def test_power_budget_numbers():

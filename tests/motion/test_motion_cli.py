@@ -66,10 +66,10 @@ def test_unreadable_file_fails(tmp_path):
     p = tmp_path / "broken.txt"
     p.write_text("rate_hz 100\nexpect roll\n0 0 1\n")
     r = shake_test(str(p), str(LIB[0]), "--json")
-    assert r.returncode == 1
+    assert r.returncode == 2                     # a bad input, though the others are judged
     assert "no range_g" in r.stderr
     assert json.loads(r.stdout.strip().splitlines()[-1])["unreadable"] == 1
-    assert shake_test(str(tmp_path / "missing.txt")).returncode == 1
+    assert shake_test(str(tmp_path / "missing.txt")).returncode == 2
 
 
 def test_micropython_flag_gives_the_same_verdicts():
