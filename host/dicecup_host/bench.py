@@ -219,6 +219,7 @@ def main(argv=None):
     micropython_section(out, quick)
     from . import bench_net
     bench_net.net_section(out, quick)
+    bench_net.sim_rate_section(out, quick)
     fw32_section(out, quick)
     from . import bench_app
     bench_app.app_section(out, quick)

@@ -110,6 +110,37 @@ def tags_per_second(repeats=5, n=2000):
     return best_cached, best_fresh
 
 
+def sim_rates(cups, loss, games, seed=1):
+    """`dicecup sim --headless --drive engine --shake-delay 0` as a user runs it (the
+    checks and, at a lossy radio, the reference run included): games per second of
+    wall time and frames on air per round."""
+    from . import simrun
+    t = time.perf_counter()
+    total = simrun.run_batch(cups, "perudo", None, games, seed, loss=loss, shake_ms=0)
+    wall = time.perf_counter() - t
+    rounds = total["rounds"] * total["games"]
+    return {"games_per_s": total["games"] / wall, "frames_per_round": total["frames"] / max(rounds, 1),
+            "finished": total["finished"], "games": total["games"], "wall_s": wall}
+
+
+def sim_rate_section(out, quick=False):
+    from .bench import _best_rate, full_games
+    games = 2 if quick else 6
+    print("== Headless simulated games (perudo, --drive engine --shake-delay 0; the batch's checks included)")
+    res = {}
+    for n in (2, 4, 6):
+        for loss in (0.0, 0.3):
+            r = sim_rates(n, loss, games)
+            res["cups%d_loss%d" % (n, loss * 100)] = r
+            print("  %d cups, %2d%% loss: %6.2f games/s, %5.1f frames per round (%d of %d games finished)" % (
+                n, loss * 100, r["games_per_s"], r["frames_per_round"], r["finished"], r["games"]))
+    peer = {n: _best_rate(full_games("perudo", n), 20 if quick else 50, 3) for n in (2, 4, 6)}
+    res["engine_alone_games_per_s"] = peer
+    print("  peer, the engine alone (random legal moves, no cups, no radio): %s games/s" % ", ".join(
+        "%d seats %.0f" % (n, peer[n]) for n in (2, 4, 6)))
+    out["sim_rates"] = res
+
+
 def net_section(out, quick=False):
     print("== Table protocol in the simulated medium (%d ms links, perudo, bots in every seat)" % LATENCY_MS)
     games = 1 if quick else 3
