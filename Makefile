@@ -24,8 +24,9 @@ test: install
 test-fast: install
 	$(BIN)/python -m pytest -q -n auto -m "not heavy"
 
+# on a terminal: the live view, you on seat 1 against bots; in a pipe: the game told as text
 sim: install
-	$(BIN)/dicecup sim --rules $(RULES) --cups $(CUPS) --seed $(SEED)
+	$(BIN)/dicecup sim --rules $(RULES) --cups $(CUPS) --seed $(SEED) $(if $(SPEED),--speed $(SPEED)) $(if $(LANG_),--lang $(LANG_))
 
 # the bench's WebAssembly MicroPython (build/wasm); without npm its column says so
 $(VENV)/.bench: $(STAMP)

@@ -15,9 +15,15 @@ def cmd_scenario(args):
 
 def cmd_sim(args):
     from .simargs import ArgError, check
+    args.cups_given = args.cups is not None
+    if args.cups is None:
+        args.cups = len(args.seats.split(",")) if args.seats else 4
+    from .livetable import SeatsError, parse_seats
     try:
         options = check(args)
-    except ArgError as e:
+        if args.seats:
+            parse_seats(args.seats, args.cups if args.cups_given else None)
+    except (ArgError, SeatsError) as e:
         print("dicecup sim: %s" % e, file=sys.stderr)
         return 2
     if args.attack and not args.headless:
@@ -31,7 +37,25 @@ def cmd_sim(args):
         return 2
     if args.headless:
         return sim_headless(args, options)
+    if sys.stdout.isatty() and sys.stdin.isatty() and not args.narrate:
+        return sim_live(args, options)
     return sim_narrated(args, options)
+
+
+def sim_live(args, options):
+    """A table you sit at, in the terminal (live.py): your cup and the bots' cups, each
+    the real firmware app on emulated chips, paced like a real table."""
+    from . import live, livetable
+    try:
+        seats = livetable.parse_seats(args.seats or ",".join(["you"] + ["bot"] * (args.cups - 1)),
+                                      args.cups if args.cups_given else None)
+    except livetable.SeatsError as e:
+        print("dicecup sim: %s" % e, file=sys.stderr)
+        return 2
+    table = livetable.LiveTable(seats, args.rules, seed=args.seed, speed=args.speed, loss=args.loss,
+                                options=options, bots=args.bots, lang=args.lang)
+    table.start()
+    return live.run(table)
 
 
 # what only the engine-driven cups (cluster.py) can do: a cup played by buttons cannot
@@ -188,6 +212,16 @@ def _ms(text):
     return ms
 
 
+def _speed(text):
+    try:
+        v = float(text)
+    except ValueError:
+        v = 0
+    if not 0.1 <= v <= 100:
+        raise argparse.ArgumentTypeError("%r: give a speed from 0.1 to 100 (1 = real time)" % text)
+    return v
+
+
 def _partition(text):
     from . import simrun
     try:
@@ -229,7 +263,13 @@ def build_parser():
 
     s = sub.add_parser("sim", help="a table of simulated cups over a simulated radio")
     s.add_argument("--rules", choices=RULES, default="perudo")
-    s.add_argument("--cups", type=int, default=4, help="cups at the table (2-6)")
+    s.add_argument("--cups", type=int, default=None, help="cups at the table (1-6 as the rule set allows; default 4)")
+    s.add_argument("--seats", help="on a terminal: each cup's seat, e.g. you,bot,bot,bot (default: you on the "
+                                   "first cup, bots on the others)")
+    s.add_argument("--speed", type=_speed, default=1.0, help="on a terminal: simulated time per real second (1 = "
+                                                             "as at a table)")
+    s.add_argument("--lang", choices=("en", "fr", "de", "it", "es"), help="the cups' language")
+    s.add_argument("--narrate", action="store_true", help="tell the game as text even on a terminal")
     s.add_argument("--bots", type=int, default=0, help="extra bot seats hosted by the master")
     s.add_argument("--options", help="rule options as JSON, e.g. '{\"palifico\": false}'")
     s.add_argument("--seed", type=int, default=1)
