@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from . import oledtext
 
@@ -116,7 +116,6 @@ class LiveApp(App):
     def compose(self) -> ComposeResult:
         yield Vertical(id="body")
         yield Static(KEYS, id="keys")
-        yield Footer()
 
     def on_mount(self):
         self.title = "dicecup sim"
