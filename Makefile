@@ -3,12 +3,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-PORT ?= /dev/ttyUSB0
+PORT ?=
 RULES ?= perudo
 CUPS ?= 4
 SEED ?= 1
 
-.PHONY: install test test-fast sim bench mpy fw32 flash clean
+.PHONY: install test test-fast sim bench mpy fw32 flash repl monitor clean
 
 $(STAMP): pyproject.toml drivers.txt
 	$(PYTHON) -m venv $(VENV)
@@ -45,8 +45,16 @@ mpy: install
 fw32: install
 	$(BIN)/python -c "from dicecup_host import fw32; print(fw32.build())"
 
+# PORT found when exactly one board is attached; BOARD a name or a board file; FIRMWARE a MicroPython .bin
 flash: install
-	$(BIN)/dicecup flash --port $(PORT) $(if $(BOARD),--board $(BOARD)) $(if $(FIRMWARE),--firmware $(FIRMWARE) --chip $(or $(CHIP),esp32))
+	$(BIN)/dicecup flash $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(CHIP),--chip $(CHIP)) $(if $(NAME),--name $(NAME)) $(if $(CUPLANG),--lang $(CUPLANG))
+
+# the cup's REPL, and its serial output (Ctrl-] leaves either)
+repl: install
+	$(BIN)/mpremote connect $(or $(PORT),auto) repl
+
+monitor: install
+	$(BIN)/python -m serial.tools.miniterm --raw $(or $(PORT),$(error give PORT=...)) 115200
 
 clean:
 	rm -rf build .pytest_cache .hypothesis
