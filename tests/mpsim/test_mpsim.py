@@ -69,7 +69,7 @@ def test_no_32_bit_compiler_exits_2(capsys, monkeypatch):
     (["--headless", "--micropython", "--attack", "peek"], "--attack is not available"),
     (["--headless", "--micropython", "--kill-master"], "--kill-master is not available"),
     (["--headless", "--micropython", "--partition", "master:5000@1000"], "--partition is not available"),
-    (["--headless", "--micropython", "--cups", "5", "--bots", "2"], "2 to 6 cups"),
+    (["--headless", "--micropython", "--cups", "5", "--bots", "2"], "2 to 6 seats"),
     (["--headless", "--micropython", "--cup-heap", "4"], "--cup-heap 4"),
     (["--headless", "--micropython", "--games", "2", "--trace", "x.trace"], "--game-index"),
 ])
