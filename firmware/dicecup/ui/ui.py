@@ -5,7 +5,10 @@ app's requests. In a game the button model (ui/controls.py) decides; in the lobb
 module does (a menu, a game to choose, a join code to enter, the table's menu). What
 to show is kept in one Scene (ui/screens.py), redrawn only when something changed or a
 timer ran out: a peek blanks after PEEK_MS, a toast goes after TOAST_MS, a reveal stays
-REVEAL_MS, Bluff's roll-off ROLLOFF_MS (ok goes on at once).
+REVEAL_MS, Bluff's roll-off ROLLOFF_MS (ok goes on at once). A peek's start and end
+change nothing but my dice: when the buffer still holds the frame drawn last, with my
+dice in view, draw() turns just them (screens.turn_dice: a few hundred pixels, not the
+whole screen), so the press shows in a fraction of a whole draw's time.
 
 The table (mode "table", before a game): the seats in their order (the `seats` event,
 then joins and leaves), the options (the `rules` event), and a menu in `sc.menu` /
@@ -21,7 +24,7 @@ from dicecup.engine import RULES, rules_class
 from dicecup.ui import controls as ctl
 from dicecup.ui import lang as _lang
 from dicecup.ui.keymap import BACK, Keymap, NEXT, OK, PREV
-from dicecup.ui.screens import Scene, draw
+from dicecup.ui.screens import Scene, dice_in_view, draw, turn_dice
 
 PEEK_MS = const(3000)
 TOAST_MS = const(2500)
@@ -48,6 +51,9 @@ class Ui:
         self.lobby = None
         self.order = []        # member ids in seat order (the `seats` event)
         self.dirty = True
+        self.peeked = False    # the peek turned on or off: my dice only
+        self._turn = False     # the next draw may turn my dice only (tick said so)
+        self._drawn = None     # the last whole draw: (buffer, screen name, dice in view)
         self.now = 0
         self.peek_until = 0
         self.toast_until = 0
@@ -206,7 +212,7 @@ class Ui:
         sc = self.sc
         if sc.peek and now_ms >= self.peek_until:
             sc.peek = False
-            self.dirty = True
+            self.peeked = True
         if sc.toast is not None and now_ms >= self.toast_until:
             sc.toast = None
             self.dirty = True
@@ -217,11 +223,26 @@ class Ui:
             sc.rolloff = []
             self.dirty = True
         d = self.dirty
+        p = self.peeked
         self.dirty = False
-        return d
+        self.peeked = False
+        self._turn = p and not d
+        return d or p
 
     def draw(self, buf):
-        return draw(buf, self.sc)
+        """The screen into buf: my dice turned only, when that is all that changed since
+        the last whole frame, drawn into this same buffer (a draw the app asks for
+        without a tick saying so is whole); else the whole screen. Returns its name."""
+        sc = self.sc
+        last = self._drawn
+        turn = self._turn
+        self._turn = False
+        if turn and not self.dirty and last is not None and last[0] is buf and last[2]:
+            turn_dice(buf, sc)
+            return last[1]
+        name = draw(buf, sc)
+        self._drawn = (buf, name, dice_in_view(sc, name))
+        return name
 
     # ----- the game --------------------------------------------------------------------
     def _play(self, kind, mask):
@@ -242,15 +263,17 @@ class Ui:
         d = c.event(kind, mask)
         if d == ctl.NOTHING:
             return None
+        if d == ctl.PEEK_DICE:
+            if not sc.peek:
+                sc.peek = True
+                self.peeked = True
+            self.peek_until = self.now + PEEK_MS
+            return [("peek", True)]
         self.dirty = True
         if d == ctl.SEND:
             if c.then is not None:
                 return [("act", c.action, c.then)]
             return [("act", c.action)]
-        if d == ctl.PEEK_DICE:
-            self.sc.peek = True
-            self.peek_until = self.now + PEEK_MS
-            return [("peek", True)]
         if d == ctl.MENU_PICK:
             item = GAME_MENU[c.menu]
             c.close_menu()
