@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from dicecup.ui import fb, lang
-from dicecup.ui.screens import dice_in_view, draw, turn_dice
+from dicecup.ui.controls import REDRAW
+from dicecup.ui.keymap import NEXT
+from dicecup.ui.screens import DICE, MOVES, draw, in_view, redraw
 from dicecup_host import gallery, png
 
 GOLDEN = Path(__file__).parent / "golden" / "screens"
@@ -148,8 +150,8 @@ def test_frozen_in_the_32_bit_build_the_screens_are_the_same_and_the_ui_is_light
 @pytest.mark.parametrize("code", lang.LANGS)
 def test_a_peek_turns_only_my_dice_in_every_play_screen_and_every_bluffing_game(code):
     """On every sample whose screen shows my dice: peeking changes my dice's face boxes
-    only (page 3, the right half), turning them (turn_dice) gives the whole frame a
-    draw gives, both ways; and the four bluffing games all show them."""
+    only (page 3, the right half), and redrawing just them gives the whole frame a
+    draw gives, both ways; the four bluffing games all show them."""
     rules = set()
     for name, sc in gallery.samples(code):
         if sc.view is None or not sc.view.hand:
@@ -157,7 +159,7 @@ def test_a_peek_turns_only_my_dice_in_every_play_screen_and_every_bluffing_game(
         sc.peek = False
         down = fb.new()
         shown = draw(down, sc)
-        if not dice_in_view(sc, shown):
+        if not in_view(sc, shown) & DICE:
             continue
         rules.add(sc.view.rules)
         sc.peek = True
@@ -167,12 +169,45 @@ def test_a_peek_turns_only_my_dice_in_every_play_screen_and_every_bluffing_game(
         assert changed and {i // fb.WIDTH for i in changed} == {3}, name
         assert min(i % fb.WIDTH for i in changed) >= 64, name
         turned = bytearray(down)
-        turn_dice(turned, sc)
+        redraw(turned, sc, DICE)
         assert turned == up, name
         sc.peek = False
-        turn_dice(turned, sc)
+        redraw(turned, sc, DICE)
         assert turned == down, name
     assert rules == {"bluff", "perudo", "menteur", "liars"}
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_a_cursor_step_on_the_moves_changes_the_moves_line_only(code):
+    """On every sample with the moves line in view, a step of the cursor (right) changes
+    page 7 only, and redrawing just that line gives what a whole draw gives."""
+    seen = set()
+    for name, sc in gallery.samples(code):
+        before = fb.new()
+        shown = draw(before, sc)
+        if not in_view(sc, shown) & MOVES:
+            continue
+        c = sc.controls
+        if c.command(NEXT) != REDRAW:               # a single move: nowhere to go
+            continue
+        seen.add(shown)
+        after = fb.new()
+        assert draw(after, sc) == shown, name
+        changed = [i for i in range(fb.SIZE) if after[i] != before[i]]
+        assert changed and {i // fb.WIDTH for i in changed} == {7}, name
+        redraw(before, sc, MOVES)
+        assert before == after, name
+    assert seen == {"entry"}
+
+
+def test_what_is_in_view_leaves_out_what_covers_it():
+    samples = dict(gallery.samples("en"))
+    assert in_view(samples["my-turn"], "entry") == DICE | MOVES
+    assert in_view(samples["bid-quantity"], "entry") == DICE
+    assert in_view(samples["bidding"], "bidding") == DICE
+    for covered in ("toast-master", "link-lost", "quorum", "game-menu"):
+        sc = samples[covered]
+        assert in_view(sc, draw(fb.new(), sc)) == 0, covered
 
 
 @pytest.mark.parametrize("code", ("en", "de"))

@@ -148,6 +148,38 @@ def test_a_peek_with_another_change_or_into_another_buffer_draws_the_whole_scree
     assert bytes(buf) == whole(ui) and bytes(buf) != bytes(other)
 
 
+def test_a_cursor_step_redraws_the_moves_line_and_a_face_step_the_whole_screen():
+    """A press right on my turn moves the cursor along the moves: the frame changes on
+    the moves line only and is what a whole draw gives; ok (on to the face) is a new
+    screen, drawn whole."""
+    g = new_game("perudo", 3, {}, rng=random.Random(1), opener=1)
+    g.start_round()
+    for s in (1, 2):                               # Ben and Cy bid: Ana may bid, dudo, calza
+        g.apply(s, [a for a in g.legal(s) if a >= 8][0])
+    ui = Ui()
+    ui.on_lobby(Lobby("member", "playing", seat=0, members=["Ana", "Ben", "Cy"], rules="perudo"))
+    ui.on_view(g.view(0, [1, 2, 3, 4, 5]))
+    buf = fb.new()
+    ui.tick(1000)
+    assert ui.draw(buf) == "entry"
+    for t in (1001, 1002, 1003):
+        before = bytes(buf)
+        assert ui.on_buttons(PRESS, RIGHT) is None
+        assert ui.tick(t) is True
+        assert ui.draw(buf) == "entry"
+        assert bytes(buf) == whole(ui)
+        changed = {i // fb.WIDTH for i in range(fb.SIZE) if buf[i] != before[i]}
+        assert changed == {7}
+    while ui.controls.move != 1:                   # back on the bid (the first move) ...
+        ui.on_buttons(PRESS, LEFT)
+    ui.tick(1004)
+    ui.draw(buf)
+    ui.on_buttons(PRESS, OK)                       # ... and on to its face
+    assert ui.tick(1005) is True
+    ui.draw(buf)
+    assert bytes(buf) == whole(ui) and ui.controls.focus == 1
+
+
 def whole(ui):
     from dicecup.ui.screens import draw
     buf = fb.new()

@@ -13,7 +13,8 @@ link and the battery, always visible), the screen's body below it. Dice are draw
 (the bidding and my-turn screens) my own dice stand in a strip right of the standing
 bid, face down (grey); a peek (a long ok) turns them up in place and they turn down
 again by themselves (ui/ui.py): only their face boxes change, 64 columns of one OLED
-page, and `turn_dice` repaints just those when nothing else changed. A banner
+page. Such a part of a screen (PARTS: my dice, the moves line) can be redrawn alone
+(`redraw`) when nothing else changed and `in_view` says it shows uncovered. A banner
 over the body says what must not be missed: the connection lost, waiting for the table
 (no majority), and, for a moment, a toast (master changed, a bot took a seat...).
 """
@@ -117,21 +118,42 @@ def draw(buf, sc):
     return name
 
 
-def dice_in_view(sc, name):
-    """Whether screen `name`, drawn for `sc`, shows my dice strip uncovered (no banner,
-    no menu over it): then a peek's change is only `turn_dice`."""
-    if name != "bidding" and name != "entry" or not sc.link or not sc.quorum:
-        return False
+# the parts of a screen `redraw` can draw alone, a bit each
+DICE = const(1)          # my dice in the bid band (a peek turns them)
+MOVES = const(2)         # the moves line, page 7 alone (the cursor moves on it)
+
+
+def in_view(sc, name):
+    """The parts (DICE, MOVES bits) screen `name`, drawn for `sc`, shows uncovered: no
+    banner, toast or menu over the screen, my dice not in the picker."""
+    if not sc.link or not sc.quorum or sc.toast is not None:
+        return 0
     c = sc.controls
-    if c is not None and c.focus == 4 and sc.game_menu:   # AT_MENU
-        return False
-    return name == "bidding" or c.focus != 3                # AT_DICE: the picker shows them
+    if c is None:
+        return DICE if name == "bidding" else 0
+    if c.focus == 4 and sc.game_menu:   # AT_MENU
+        return 0
+    if name == "bidding":
+        return DICE
+    if name == "entry":
+        return DICE | MOVES if c.focus == 0 else DICE if c.focus != 3 else 0   # AT_MOVES, AT_DICE
+    if name == "dixmille" and sc.view.mine and c.focus == 0:
+        return MOVES
+    return 0
 
 
-def turn_dice(buf, sc):
-    """Turn my dice in the strip up (sc.peek) or down again: only their face boxes are
-    repainted. For a screen `dice_in_view` says shows the strip, drawn for the same
-    scene but sc.peek: the pixels a whole draw() would give."""
+def redraw(buf, sc, parts):
+    """Draw only `parts` of the screen (bits `in_view` gave for it): what a whole draw()
+    of `sc` gives there, the rest of buf left as it is."""
+    if parts & DICE:
+        _turn_dice(buf, sc)
+    if parts & MOVES:
+        fb.fill_rect(buf, 0, 56, 128, 8, 0)
+        _moves(buf, sc, sc.controls)
+
+
+def _turn_dice(buf, sc):
+    # my dice under the cup turned up (sc.peek) or down: their face boxes only
     v = sc.view
     hand = v.hand
     n = _under_cup(v)

@@ -6,9 +6,10 @@ module does (a menu, a game to choose, a join code to enter, the table's menu). 
 to show is kept in one Scene (ui/screens.py), redrawn only when something changed or a
 timer ran out: a peek blanks after PEEK_MS, a toast goes after TOAST_MS, a reveal stays
 REVEAL_MS, Bluff's roll-off ROLLOFF_MS (ok goes on at once). A peek's start and end
-change nothing but my dice: when the buffer still holds the frame drawn last, with my
-dice in view, draw() turns just them (screens.turn_dice: a few hundred pixels, not the
-whole screen), so the press shows in a fraction of a whole draw's time.
+change nothing but my dice, a cursor step on the moves nothing but the moves line:
+when that is all that changed and the buffer still holds the frame drawn last, with
+that part in view, draw() redraws just it (screens.redraw), so the press shows in a
+fraction of a whole draw's time.
 
 The table (mode "table", before a game): the seats in their order (the `seats` event,
 then joins and leaves), the options (the `rules` event), and a menu in `sc.menu` /
@@ -24,7 +25,8 @@ from dicecup.engine import RULES, rules_class
 from dicecup.ui import controls as ctl
 from dicecup.ui import lang as _lang
 from dicecup.ui.keymap import BACK, Keymap, NEXT, OK, PREV
-from dicecup.ui.screens import Scene, dice_in_view, draw, turn_dice
+from dicecup.ui import screens
+from dicecup.ui.screens import Scene, draw
 
 PEEK_MS = const(3000)
 TOAST_MS = const(2500)
@@ -51,9 +53,9 @@ class Ui:
         self.lobby = None
         self.order = []        # member ids in seat order (the `seats` event)
         self.dirty = True
-        self.peeked = False    # the peek turned on or off: my dice only
-        self._turn = False     # the next draw may turn my dice only (tick said so)
-        self._drawn = None     # the last whole draw: (buffer, screen name, dice in view)
+        self.parts = 0         # what changed is only these parts (screens.DICE, MOVES)
+        self._parts = 0        # ... as the last tick saw it: the next draw's
+        self._drawn = None     # the last whole draw: (buffer, screen name, parts in view)
         self.now = 0
         self.peek_until = 0
         self.toast_until = 0
@@ -212,7 +214,7 @@ class Ui:
         sc = self.sc
         if sc.peek and now_ms >= self.peek_until:
             sc.peek = False
-            self.peeked = True
+            self.parts |= screens.DICE
         if sc.toast is not None and now_ms >= self.toast_until:
             sc.toast = None
             self.dirty = True
@@ -223,25 +225,27 @@ class Ui:
             sc.rolloff = []
             self.dirty = True
         d = self.dirty
-        p = self.peeked
+        p = self.parts
         self.dirty = False
-        self.peeked = False
-        self._turn = p and not d
-        return d or p
+        self.parts = 0
+        self._parts = 0 if d else p
+        return d or p != 0
 
     def draw(self, buf):
-        """The screen into buf: my dice turned only, when that is all that changed since
-        the last whole frame, drawn into this same buffer (a draw the app asks for
-        without a tick saying so is whole); else the whole screen. Returns its name."""
+        """The screen into buf: only the parts that changed, when nothing else did since
+        the last whole frame, drawn into this same buffer, and they are in view there
+        (a draw the app asks for without a tick saying so is whole); else the whole
+        screen. Returns its name."""
         sc = self.sc
         last = self._drawn
-        turn = self._turn
-        self._turn = False
-        if turn and not self.dirty and last is not None and last[0] is buf and last[2]:
-            turn_dice(buf, sc)
+        parts = self._parts
+        self._parts = 0
+        if (parts and not self.dirty and not self.parts and last is not None and last[0] is buf
+                and parts & last[2] == parts):
+            screens.redraw(buf, sc, parts)
             return last[1]
         name = draw(buf, sc)
-        self._drawn = (buf, name, dice_in_view(sc, name))
+        self._drawn = (buf, name, screens.in_view(sc, name))
         return name
 
     # ----- the game --------------------------------------------------------------------
@@ -260,15 +264,21 @@ class Ui:
             if cmd == BACK:
                 return [("leave",)]
         c = self.controls
+        focus = c.focus
+        move = c.move
         d = c.event(kind, mask)
         if d == ctl.NOTHING:
             return None
         if d == ctl.PEEK_DICE:
             if not sc.peek:
                 sc.peek = True
-                self.peeked = True
+                self.parts |= screens.DICE
             self.peek_until = self.now + PEEK_MS
             return [("peek", True)]
+        if d == ctl.REDRAW and focus == ctl.AT_MOVES and c.focus == ctl.AT_MOVES:
+            if c.move != move:
+                self.parts |= screens.MOVES     # the cursor stepped along the moves
+            return None
         self.dirty = True
         if d == ctl.SEND:
             if c.then is not None:
