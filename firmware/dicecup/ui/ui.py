@@ -55,7 +55,9 @@ class Ui:
         self.dirty = True
         self.parts = 0         # what changed is only these parts (screens.DICE, MOVES)
         self._parts = 0        # ... as the last tick saw it: the next draw's
-        self._drawn = None     # the last whole draw: (buffer, screen name, parts in view)
+        self._buf = None       # the last whole draw: into which buffer, which screen,
+        self._name = None      # ... and the parts it shows uncovered (no tuple made
+        self._view = 0         # per frame)
         self.now = 0
         self.peek_until = 0
         self.toast_until = 0
@@ -237,15 +239,15 @@ class Ui:
         (a draw the app asks for without a tick saying so is whole); else the whole
         screen. Returns its name."""
         sc = self.sc
-        last = self._drawn
         parts = self._parts
         self._parts = 0
-        if (parts and not self.dirty and not self.parts and last is not None and last[0] is buf
-                and parts & last[2] == parts):
+        if parts and not self.dirty and not self.parts and buf is self._buf and parts & self._view == parts:
             screens.redraw(buf, sc, parts)
-            return last[1]
+            return self._name
         name = draw(buf, sc)
-        self._drawn = (buf, name, screens.in_view(sc, name))
+        self._buf = buf
+        self._name = name
+        self._view = screens.in_view(sc, name)
         return name
 
     # ----- the game --------------------------------------------------------------------
