@@ -306,7 +306,7 @@ def render(outdir, langs, scale=4):
     return paths
 
 
-STRIP = (("shake", "en"), ("bidding", "fr"), ("bid-quantity", "de"), ("reveal", "es"),
+STRIP = (("shake", "en"), ("peek", "fr"), ("bid-quantity", "de"), ("reveal", "es"),
          ("dixmille-kept", "it"), ("lobby-table-option", "en"))
 GAP = 4
 
