@@ -2,7 +2,8 @@
 app's RAM readings and the press -> screen timings come out of the real runtimes.
 What is asserted is what the figures rest on (the cup booted to the lobby, every
 timed press changed the OLED's RAM and left it equal to the framebuffer, a cursor move
-pushed only its changed pages, the bid reached every cup), not the figures.
+pushed only its changed pages, and so did a peek, a press redrawn in part gave a
+whole draw's frame, the bid reached every cup), not the figures.
 About 10 s (fw32 and the 64-bit wheel; the wasm column runs only in `make bench`)."""
 from dicecup_host import bench_app
 
@@ -22,10 +23,12 @@ def test_the_app_section_runs_short_on_fw32_and_the_wheel(fw32, capsys):
             assert cases[case]["changed"] == 10, (rt, case, cases[case])   # each press: a new screen
         for case in ("cursor", "peek", "lobby", "redraw", "same"):
             assert cases[case]["same_ram"] == 10, (rt, case, cases[case])  # the OLED holds the frame
+            assert cases[case]["whole"] == 10, (rt, case, cases[case])     # ... a whole draw's frame
         assert cases["redraw"]["changed"] == 0 and cases["same"]["changed"] == 0
         # a whole frame is 1,037 bytes in 7 transfers; a cursor move only its changed pages
         assert cases["redraw"]["bytes"] == 1037 and cases["redraw"]["transfers"] == 7
         assert 0 < cases["cursor"]["bytes"] < 1037 // 4 and cases["same"]["bytes"] == 0
+        assert 0 < cases["peek"]["bytes"] < 1037 // 4         # a peek turns my dice only
         chain = cases["chain"]
         assert chain["hops"] >= 2 and chain["span"] == chain["hops"] * bench_app.LINK_MS, chain
         assert 0 < chain["pbytes"] < 1037, chain

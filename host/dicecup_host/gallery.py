@@ -10,7 +10,7 @@ button presses.
 import random
 
 from dicecup.engine import new_game
-from dicecup.engine.actions import BANK, CHALLENGE, keep, roll
+from dicecup.engine.actions import BANK, CHALLENGE, keep, reroll, roll
 from dicecup.events import Event
 from dicecup.hw.buttons import PRESS
 from dicecup.ui.controls import Controls
@@ -109,6 +109,19 @@ def _my_turn(rules, lang, commands=(), **kw):
     for cmd in commands:
         sc.controls.command(COMMANDS.index(cmd))
     return sc
+
+
+def set_aside(lang, peek):
+    """Bluff with the reroll option: I bet, then set two dice aside (a 4 and a star,
+    face up for all) and rerolled three (a star among them); now Bernard is on turn."""
+    g, hands = _bluffing("bluff", options={"reroll": True}, bids=0)
+    while g.to_act() != 0:
+        s = g.to_act()
+        g.apply(s, [a for a in g.legal(s) if a >= 8][0])
+    g.apply(0, [a for a in g.legal(0) if a >= 8][0])
+    g.apply(0, reroll([4, 6]))
+    hands[0] = [6, 2, 5]
+    return _scene(g, 0, hands, lang, "bluff", peek=peek)
 
 
 class Lobby:
@@ -214,6 +227,8 @@ def samples(lang):
     g, hands = _bluffing("perudo")
     out.append(("bidding", _scene(g, 0, hands, lang, "perudo")))
     out.append(("peek", _scene(g, 0, hands, lang, "perudo", peek=True)))
+    g2, hands2 = _bluffing("liars", seed=4)
+    out.append(("peek-liars", _scene(g2, 0, hands2, lang, "liars", peek=True)))
     out.append(("toast-master", _scene(g, 0, hands, lang, "perudo", toast=("master_is", ("Chiara",)))))
     out.append(("toast-bot", _scene(g, 0, hands, lang, "perudo", toast=("bot_for", ("Dolores",)))))
     out.append(("link-lost", _scene(g, 0, hands, lang, "perudo", link=False)))
@@ -236,8 +251,14 @@ def samples(lang):
     out.append(("game-menu", _my_turn("perudo", lang, ("menu", "next"))))
     out.append(("bid-entry", _my_turn("perudo", lang, ("ok",))))
     out.append(("bid-quantity", _my_turn("perudo", lang, ("ok", "next", "ok"))))
+    out.append(("peek-bid", _my_turn("perudo", lang, ("ok", "next", "ok"), peek=True)))
     out.append(("menteur-turn", _my_turn("menteur", lang)))
+    sc = _my_turn("menteur", lang, peek=True)
+    sc.view.hand = [1, 4, 1, 6, 2]            # two parrots (jokers) among them
+    out.append(("peek-menteur", sc))
     out.append(("bluff-turn", _my_turn("bluff", lang, options=None)))
+    out.append(("bluff-aside", set_aside(lang, False)))
+    out.append(("peek-bluff", set_aside(lang, True)))
 
     out.append(("reveal", _reveal("perudo", 4, lang)))
     out.append(("reveal-six", _reveal("liars", 6, lang)))
@@ -285,7 +306,7 @@ def render(outdir, langs, scale=4):
     return paths
 
 
-STRIP = (("shake", "en"), ("bidding", "fr"), ("bid-quantity", "de"), ("reveal", "es"),
+STRIP = (("shake", "en"), ("peek", "fr"), ("bid-quantity", "de"), ("reveal", "es"),
          ("dixmille-kept", "it"), ("lobby-table-option", "en"))
 GAP = 4
 

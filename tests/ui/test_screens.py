@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from dicecup.ui import fb, lang
-from dicecup.ui.screens import draw
+from dicecup.ui.controls import REDRAW
+from dicecup.ui.keymap import NEXT
+from dicecup.ui.screens import DICE, MOVES, draw, in_view, redraw
 from dicecup_host import gallery, png
 
 GOLDEN = Path(__file__).parent / "golden" / "screens"
@@ -21,7 +23,7 @@ REGOLD = os.environ.get("DICECUP_REGOLD") == "1"
 # the screen each sample must pick (its name says what it shows)
 PICKED = {
     "lobby-menu": "menu", "lobby-code": "code", "lobby-tables": "tables", "lobby-table": "table", "shake": "shake",
-    "rolled": "waiting", "bidding": "bidding", "peek": "peek", "toast-master": "bidding",
+    "rolled": "waiting", "bidding": "bidding", "peek": "bidding", "toast-master": "bidding",
     "toast-bot": "bidding", "link-lost": "bidding", "quorum": "bidding", "battery-low": "bidding",
     "my-turn": "entry", "bid-entry": "entry", "bid-quantity": "entry", "menteur-turn": "entry",
     "bluff-turn": "entry", "reveal": "reveal", "reveal-six": "reveal", "dixmille-roll": "dixmille",
@@ -29,7 +31,8 @@ PICKED = {
     "palifico": "bidding", "dixmille-keep": "dixmille",
     "lobby-table-option": "table", "lobby-table-member": "table", "toast-bot-mine": "bidding",
     "toast-back-mine": "bidding", "rolloff": "rolloff", "rolloff-tie": "rolloff", "rolloff-six": "rolloff",
-    "dixmille-kept": "dixmille", "game-menu": "entry", "dixmille-next": "dixmille", "dixmille-scores": "scores",
+    "dixmille-kept": "dixmille", "peek-bid": "entry", "peek-menteur": "entry",
+    "bluff-aside": "bidding", "peek-bluff": "bidding", "peek-liars": "bidding", "game-menu": "entry", "dixmille-next": "dixmille", "dixmille-scores": "scores",
 }
 
 
@@ -142,3 +145,87 @@ def test_frozen_in_the_32_bit_build_the_screens_are_the_same_and_the_ui_is_light
     used = fw32.mem_after("from dicecup.ui.ui import Ui\nu = Ui()\n")["used"] - fw32.mem_after("import gc\n")["used"]
     print("32-bit frozen: importing the UI and making a Ui takes %d bytes of heap" % used)
     assert used < 16 * 1024
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_a_peek_turns_only_my_dice_in_every_play_screen_and_every_bluffing_game(code):
+    """On every sample whose screen shows my dice: peeking changes my dice's face boxes
+    only (page 3, the right half), and redrawing just them gives the whole frame a
+    draw gives, both ways; the four bluffing games all show them."""
+    rules = set()
+    for name, sc in gallery.samples(code):
+        if sc.view is None or not sc.view.hand:
+            continue
+        sc.peek = False
+        down = fb.new()
+        shown = draw(down, sc)
+        if not in_view(sc, shown) & DICE:
+            continue
+        rules.add(sc.view.rules)
+        sc.peek = True
+        up = fb.new()
+        assert draw(up, sc) == shown, name
+        changed = [i for i in range(fb.SIZE) if up[i] != down[i]]
+        assert changed and {i // fb.WIDTH for i in changed} == {3}, name
+        assert min(i % fb.WIDTH for i in changed) >= 64, name
+        turned = bytearray(down)
+        redraw(turned, sc, DICE)
+        assert turned == up, name
+        sc.peek = False
+        redraw(turned, sc, DICE)
+        assert turned == down, name
+    assert rules == {"bluff", "perudo", "menteur", "liars"}
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_a_cursor_step_on_the_moves_changes_the_moves_line_only(code):
+    """On every sample with the moves line in view, a step of the cursor (right) changes
+    page 7 only, and redrawing just that line gives what a whole draw gives."""
+    seen = set()
+    for name, sc in gallery.samples(code):
+        before = fb.new()
+        shown = draw(before, sc)
+        if not in_view(sc, shown) & MOVES:
+            continue
+        c = sc.controls
+        if c.command(NEXT) != REDRAW:               # a single move: nowhere to go
+            continue
+        seen.add(shown)
+        after = fb.new()
+        assert draw(after, sc) == shown, name
+        changed = [i for i in range(fb.SIZE) if after[i] != before[i]]
+        assert changed and {i // fb.WIDTH for i in changed} == {7}, name
+        redraw(before, sc, MOVES)
+        assert before == after, name
+    assert seen == {"entry"}
+
+
+def test_what_is_in_view_leaves_out_what_covers_it():
+    samples = dict(gallery.samples("en"))
+    assert in_view(samples["my-turn"], "entry") == DICE | MOVES
+    assert in_view(samples["bid-quantity"], "entry") == DICE
+    assert in_view(samples["bidding"], "bidding") == DICE
+    for covered in ("toast-master", "link-lost", "quorum", "game-menu"):
+        sc = samples[covered]
+        assert in_view(sc, draw(fb.new(), sc)) == 0, covered
+
+
+@pytest.mark.parametrize("code", ("en", "de"))
+def test_without_a_peek_no_screen_shows_my_faces(code):
+    """The hidden state never shows a pip of mine: every screen but the peek (and the
+    picker, which sets dice aside face up) is the same whatever my dice are."""
+    for name, sc in gallery.samples(code):
+        v = sc.view
+        if v is None or not v.hand or sc.peek:
+            continue
+        c = sc.controls
+        if c is not None and c.focus == 3:      # AT_DICE: picking dice to set aside
+            continue
+        if sc.reveal is not None:               # a reveal shows every hand: by design
+            continue
+        a = fb.new()
+        draw(a, sc)
+        v.hand = [(f % 6) + 1 for f in v.hand]  # every face another
+        b = fb.new()
+        draw(b, sc)
+        assert a == b, name

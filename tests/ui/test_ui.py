@@ -5,7 +5,7 @@ import random
 from dicecup.engine import RULES, new_game
 from dicecup.events import Event
 from dicecup.hw.buttons import BOTH, LONG, PRESS
-from dicecup.ui import fb
+from dicecup.ui import dice, fb
 from dicecup.ui.ui import PEEK_MS, REVEAL_MS, Ui
 
 LEFT, OK, RIGHT, BACK = 1, 2, 4, 8      # the 4-button boards' order: left, ok, right, back
@@ -84,17 +84,117 @@ def test_a_turn_played_with_buttons_sends_only_legal_moves():
     assert sent and sent[0][0] == "act" and sent[0][1] in g.legal(0)
 
 
-def test_peek_shows_my_dice_then_blanks_by_itself():
+def test_peek_turns_my_dice_up_in_place_then_down_by_itself():
+    """A long ok turns my dice up where they stand on the play screen (face down, flush
+    right in the bid band), and PEEK_MS later they turn down again; only their face
+    boxes change, one OLED page, and the frame is the one a whole draw gives."""
     g = new_game("perudo", 3, {}, rng=random.Random(1), opener=1)
     g.start_round()
     ui = Ui()
     ui.on_lobby(Lobby("member", "playing", seat=0, members=["Ana", "Ben", "Cy"], rules="perudo"))
-    ui.on_view(g.view(0, [6, 6, 2, 3, 1]))
+    hand = [6, 6, 2, 3, 1]
+    ui.on_view(g.view(0, hand))
+    buf = fb.new()
     ui.tick(1000)
-    assert ui.on_buttons(LONG, OK) == [("peek", True)] and screen(ui) == "peek"
-    assert ui.tick(1000 + PEEK_MS - 1) is True          # (the peek itself was a change)
-    assert ui.tick(1000 + PEEK_MS) is True and screen(ui) == "bidding"
-    assert ui.tick(1000 + PEEK_MS + 10) is False        # nothing changed: no redraw
+    assert ui.draw(buf) == "bidding"
+    down = bytes(buf)
+    assert ui.on_buttons(LONG, OK) == [("peek", True)]
+    assert ui.tick(1001) is True
+    assert ui.draw(buf) == "bidding"
+    up = bytes(buf)
+    assert up == whole(ui)
+    changed = {i for i in range(fb.SIZE) if up[i] != down[i]}
+    assert changed and {i // fb.WIDTH for i in changed} == {3} and min(i % fb.WIDTH for i in changed) >= 64
+    for i, f in enumerate(hand):
+        x = 64 + 13 * i
+        assert die_at(up, x, 22) == die_at(drawn_die(f, x, 22), x, 22)
+        assert die_at(down, x, 22) == die_at(drawn_die(dice.HIDDEN, x, 22), x, 22)
+    assert ui.tick(1500) is False
+    assert ui.on_buttons(LONG, OK) == [("peek", True)]   # held again: still up, for longer
+    assert ui.tick(1501) is False                        # (nothing to redraw)
+    assert ui.tick(1500 + PEEK_MS - 1) is False
+    assert ui.tick(1500 + PEEK_MS) is True and ui.draw(buf) == "bidding"
+    assert bytes(buf) == down
+    assert ui.tick(1500 + PEEK_MS + 10) is False        # nothing changed: no redraw
+
+
+def test_a_peek_with_another_change_or_into_another_buffer_draws_the_whole_screen():
+    g = new_game("liars", 3, {}, rng=random.Random(2), opener=1)
+    g.start_round()
+    ui = Ui()
+    ui.on_lobby(Lobby("member", "playing", seat=0, members=["Ana", "Ben", "Cy"], rules="liars"))
+    ui.on_view(g.view(0, [4, 4, 1, 2, 5]))
+    buf = fb.new()
+    ui.tick(1000)
+    ui.draw(buf)
+    ui.on_buttons(LONG, OK)
+    ui.status(link=False)                             # the link lost too: a banner
+    assert ui.tick(1001) is True
+    ui.draw(buf)
+    assert bytes(buf) == whole(ui)
+    ui.status(link=True)
+    ui.tick(1002)
+    ui.draw(buf)
+    ui.tick(1002 + PEEK_MS)                           # the peek ends, Ben bids ...
+    g.apply(1, [a for a in g.legal(1) if a >= 8][0])
+    ui.on_view(g.view(0, [4, 4, 1, 2, 5]))
+    ui.tick(5000)
+    other = fb.new()
+    ui.draw(other)                                    # ... drawn into another buffer
+    assert bytes(other) == whole(ui)
+    ui.on_buttons(LONG, OK)
+    assert ui.tick(5001) is True
+    ui.draw(buf)                                      # buf still shows no bid: all of it
+    assert bytes(buf) == whole(ui) and bytes(buf) != bytes(other)
+
+
+def test_a_cursor_step_redraws_the_moves_line_and_a_face_step_the_whole_screen():
+    """A press right on my turn moves the cursor along the moves: the frame changes on
+    the moves line only and is what a whole draw gives; ok (on to the face) is a new
+    screen, drawn whole."""
+    g = new_game("perudo", 3, {}, rng=random.Random(1), opener=1)
+    g.start_round()
+    for s in (1, 2):                               # Ben and Cy bid: Ana may bid, dudo, calza
+        g.apply(s, [a for a in g.legal(s) if a >= 8][0])
+    ui = Ui()
+    ui.on_lobby(Lobby("member", "playing", seat=0, members=["Ana", "Ben", "Cy"], rules="perudo"))
+    ui.on_view(g.view(0, [1, 2, 3, 4, 5]))
+    buf = fb.new()
+    ui.tick(1000)
+    assert ui.draw(buf) == "entry"
+    for t in (1001, 1002, 1003):
+        before = bytes(buf)
+        assert ui.on_buttons(PRESS, RIGHT) is None
+        assert ui.tick(t) is True
+        assert ui.draw(buf) == "entry"
+        assert bytes(buf) == whole(ui)
+        changed = {i // fb.WIDTH for i in range(fb.SIZE) if buf[i] != before[i]}
+        assert changed == {7}
+    while ui.controls.move != 1:                   # back on the bid (the first move) ...
+        ui.on_buttons(PRESS, LEFT)
+    ui.tick(1004)
+    ui.draw(buf)
+    ui.on_buttons(PRESS, OK)                       # ... and on to its face
+    assert ui.tick(1005) is True
+    ui.draw(buf)
+    assert bytes(buf) == whole(ui) and ui.controls.focus == 1
+
+
+def whole(ui):
+    from dicecup.ui.screens import draw
+    buf = fb.new()
+    draw(buf, ui.sc)
+    return bytes(buf)
+
+
+def drawn_die(face, x, y):
+    buf = fb.new()
+    dice.draw(buf, face, x, y, dice.SMALL)
+    return buf
+
+
+def die_at(buf, x, y):
+    return [buf[(yy >> 3) * fb.WIDTH + xx] >> (yy & 7) & 1 for yy in range(y, y + 12) for xx in range(x, x + 12)]
 
 
 def test_shake_roll_and_reveal_screens_follow_the_events():

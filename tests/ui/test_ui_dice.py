@@ -130,3 +130,20 @@ def test_a_wrong_size_or_face_is_an_error():
     for face in (9, -1, 100):
         with pytest.raises(ValueError):
             dice.draw(fb.new(), face, 0, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(x=st.integers(-10, 130), y=st.integers(-10, 70), w=st.integers(0, 150), h=st.integers(0, 80),
+       c=st.integers(0, 1), before=st.integers(0, 255))
+def test_a_filled_rectangle_sets_or_clears_its_pixels_and_nothing_else(x, y, w, h, c, before):
+    """Whole page rows cleared by a copy (the fast path) or column by column: the same
+    pixels as one at a time."""
+    buf = bytearray([before ^ (i * 37 & 0xFF) for i in range(fb.SIZE)])
+    ref = bytearray(buf)
+    fb.fill_rect(buf, x, y, w, h, c)
+    for yy in range(max(0, y), min(fb.HEIGHT, y + h)):
+        for xx in range(max(0, x), min(fb.WIDTH, x + w)):
+            fb.pixel(ref, xx, yy, c)
+    assert buf == ref
+    fb.fill(buf, 0)
+    assert buf == fb.new()

@@ -1,12 +1,17 @@
-"""Die faces on the OLED's framebuffer, in two sizes: LARGE (22 px, a player's own
-dice, readable at arm's length) and SMALL (12 px, rows of everyone's dice).
+"""Die faces on the OLED's framebuffer, in two sizes: LARGE (22 px: the face being
+bid, the shake, Dix mille's roll) and SMALL (12 px: my dice on the play screens, a
+bid, rows of everyone's dice; its pips still read at arm's length).
 
 Faces: 1-6 pips; STAR, the Bluff 6 (wild); PARROT, the Menteur joker on the 1 face;
 HIDDEN, a die still under a cup. `shown(rules, value)` maps an engine value (1-6) to
 the face a rule set prints on it. A die in play is drawn solid (a lit die with dark
 pips, like a real white die); `outline=True` draws it hollow (lit border and pips) for
-a die set aside (Bluff's reroll) or kept (Dix mille); HIDDEN is a dithered grey die.
-All of it is filled rectangles and a few small bitmaps, clipped to the screen.
+a die set aside (Bluff's reroll) or kept (Dix mille); HIDDEN is a solid die whose face
+is a grey dither where the pips would be, so a hidden die and the same die shown
+differ only inside its face box (the square `side - 4` px at x + 2, y + 2): `turn()`
+repaints just that box, which is all a peek changes (on a SMALL die, 8 rows: one page
+of the OLED when y + 2 is a multiple of 8). All of it is filled rectangles and a few
+small bitmaps, clipped to the screen.
 """
 from micropython import const
 
@@ -90,7 +95,7 @@ _S = (
     ),
 )
 
-# HIDDEN: a 50 % dither inside a lit border and a dark gap (rows for 18 and 8 pixels)
+# HIDDEN: a 50 % dither over the face box (dark where a bit is set; 18 and 8 pixels)
 _DITHER_L = (0b010101010101010101, 0b101010101010101010) * 9
 _DITHER_S = (0b01010101, 0b10101010) * 4
 
@@ -119,18 +124,37 @@ def draw(buf, face, x, y, size=LARGE, outline=False):
     """Draw a die showing `face` (1-6, STAR, PARROT or HIDDEN) with its top-left corner
     at x, y, `size` LARGE or SMALL pixels square. Clears the square first, so a die can
     be redrawn in place."""
-    g = _L if size == LARGE else _S
-    if size != g[0]:
-        raise ValueError("die size must be LARGE or SMALL")
+    g = _geometry(size)
     side = g[0]
     fill_rect(buf, x, y, side, side, 0)
     _rounded(buf, x, y, side, g[4], 1)
-    hollow = outline or face == HIDDEN
-    if hollow:
+    if outline and face != HIDDEN:
         _rounded(buf, x + 1, y + 1, side - 2, g[5], 0)
-    ink = 1 if hollow else 0
+        _art(buf, face, x, y, g, 1)
+    else:
+        _art(buf, face, x, y, g, 0)
+
+
+def turn(buf, face, x, y, size=LARGE):
+    """Turn a solid (not hollow) die already drawn at x, y to show `face`: repaints
+    only its face box, the same pixels draw() gives (a peek turns my dice up, its end
+    turns them HIDDEN again)."""
+    g = _geometry(size)
+    fill_rect(buf, x + 2, y + 2, g[0] - 4, g[0] - 4, 1)
+    _art(buf, face, x, y, g, 0)
+
+
+def _geometry(size):
+    g = _L if size == LARGE else _S
+    if size != g[0]:
+        raise ValueError("die size must be LARGE or SMALL")
+    return g
+
+
+def _art(buf, face, x, y, g, ink):
+    # the face's marks in `ink` (0: dark on a solid die, 1: lit inside a hollow one)
     if face == HIDDEN:
-        bitmap(buf, x + 2, y + 2, side - 4, _DITHER_L if size == LARGE else _DITHER_S, 1)
+        bitmap(buf, x + 2, y + 2, g[0] - 4, _DITHER_L if g is _L else _DITHER_S, 0)
     elif face == STAR or face == PARROT:
         art = g[8] if face == STAR else g[9]
         off = g[6]

@@ -11,6 +11,7 @@ from micropython import const
 WIDTH = const(128)
 HEIGHT = const(64)
 SIZE = const(1024)  # bytes in a buffer
+_ROW = bytes(WIDTH)  # a page's row of bytes, all off: clears whole pages by a copy
 
 
 def new():
@@ -33,7 +34,9 @@ def fill_rect(buf, x, y, w, h, c=1):
         hi = y1 - top if y1 - top < 8 else 8
         mask = ((1 << hi) - 1) ^ ((1 << lo) - 1)
         base = p * WIDTH
-        if c:
+        if not c and mask == 0xFF and x1 - x0 == WIDTH:
+            buf[base:base + WIDTH] = _ROW    # a whole page row off: one copy (no loop)
+        elif c:
             for i in range(base + x0, base + x1):
                 buf[i] |= mask
         else:

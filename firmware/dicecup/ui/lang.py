@@ -23,7 +23,7 @@ without PSRAM runs it frozen, as it does the engine and the protocol. Lookups sc
 the rows (no dict is built); a screen that redraws often can keep `key(name)`, the
 row's index, and pass that to `t()` instead of the name.
 
-**Places** (PLACES, by index: TITLE, LINE, SMALL, BUTTON, NAME, HALF, ITEM): where a string
+**Places** (PLACES, by index: TITLE, LINE, SMALL, BUTTON, NAME, HALF, ITEM, NOTE): where a string
 is drawn, as (name, width in px, font); FONTS gives each font's advance and line
 height. Fonts are monospace, so a string's width is its length times the advance:
     title   128 px, 6x10: 21 characters -- a screen's heading
@@ -33,6 +33,7 @@ height. Fonts are monospace, so a string's width is its length times the advance
     name     48 px, 6x10:  8 characters -- stands where a player's name stands
     half     64 px, 6x10: 10 characters -- half a line: a value, a column
     item    120 px, 6x10: 20 characters -- a menu item (its bar keeps a cell of margin)
+    note     64 px, 5x8 : 12 characters -- half a line of the small font (under the bid)
 Every string, formatted with the worst case of its arguments, fits its place in every
 language (tests/ui/test_lang.py; `fits()` says so on the cup too).
 
@@ -94,6 +95,7 @@ BUTTON = const(3)
 NAME = const(4)
 HALF = const(5)
 ITEM = const(6)
+NOTE = const(7)
 PLACES = (               # (name, width px, font)
     ("title", 128, "6x10"),
     ("line", 128, "6x10"),
@@ -102,6 +104,7 @@ PLACES = (               # (name, width px, font)
     ("name", 48, "6x10"),
     ("half", 64, "6x10"),
     ("item", 120, "6x10"),
+    ("note", 64, "5x8"),
 )
 
 ARG_KINDS = "nqfdpsrctbov"
@@ -281,7 +284,7 @@ _T = (
      "Gebot: %d × %s",
      "Puntata: %d × %s",
      "Apuesta: %d × %s"),
-    ("bid_by", LINE, "n",
+    ("bid_by", NOTE, "n",
      "by %s",
      "par %s",
      "von %s",

@@ -9,7 +9,12 @@ same scene draws the same bytes on the cup, in the simulator and in the golden t
 
 Layout, 128x64: a status strip on top (8 px, 5x8 font: what the table is doing, the
 link and the battery, always visible), the screen's body below it. Dice are drawn
-(ui/dice.py), never written: a bid reads "3 x" followed by the face's die. A banner
+(ui/dice.py), never written: a bid reads "3 x" followed by the face's die. In play
+(the bidding and my-turn screens) my own dice stand in a strip right of the standing
+bid, face down (grey); a peek (a long ok) turns them up in place and they turn down
+again by themselves (ui/ui.py): only their face boxes change, 64 columns of one OLED
+page. Such a part of a screen (PARTS: my dice, the moves line) can be redrawn alone
+(`redraw`) when nothing else changed and `in_view` says it shows uncovered. A banner
 over the body says what must not be missed: the connection lost, waiting for the table
 (no majority), and, for a moment, a toast (master changed, a bot took a seat...).
 """
@@ -21,6 +26,9 @@ BIG = font_6x10
 SMALL = font_5x8
 _TOP = const(9)          # the body starts under the status strip
 _LINE = const(11)        # a 6x10 line with a pixel of air
+_BAND = const(22)        # the bid band: the standing bid left, my dice right; SMALL
+                         # dice here have their face boxes in rows 24-31, page 3 alone
+_PITCH = const(13)       # my dice: a SMALL die and a pixel of air
 
 
 class Scene:
@@ -85,8 +93,6 @@ def pick(sc):
         return "waiting"
     if v.rules == "dixmille":
         return "scores" if sc.peek else "dixmille"   # (no hidden dice: a peek shows the sheet)
-    if sc.peek and v.hand:
-        return "peek"
     if v.seat in v.eliminated:
         return "spectator"
     if sc.controls is not None and v.mine:
@@ -95,6 +101,7 @@ def pick(sc):
 
 
 def draw(buf, sc):
+    """The whole screen for `sc`; returns its name (`pick`)."""
     fb.fill(buf, 0)
     name = pick(sc)
     SCREENS[name](buf, sc)
@@ -109,6 +116,93 @@ def draw(buf, sc):
     elif sc.toast is not None:
         _toast(buf, sc.t(sc.toast[0], *sc.toast[1]))
     return name
+
+
+# the parts of a screen `redraw` can draw alone, a bit each
+DICE = const(1)          # my dice in the bid band (a peek turns them)
+MOVES = const(2)         # the moves line, page 7 alone (the cursor moves on it)
+
+
+def in_view(sc, name):
+    """The parts (DICE, MOVES bits) screen `name`, drawn for `sc`, shows uncovered: no
+    banner, toast or menu over the screen, my dice not in the picker."""
+    if not sc.link or not sc.quorum or sc.toast is not None:
+        return 0
+    c = sc.controls
+    if c is None:
+        return DICE if name == "bidding" else 0
+    if c.focus == 4 and sc.game_menu:   # AT_MENU
+        return 0
+    if name == "bidding":
+        return DICE
+    if name == "entry":
+        return DICE | MOVES if c.focus == 0 else DICE if c.focus != 3 else 0   # AT_MOVES, AT_DICE
+    if name == "dixmille" and sc.view.mine and c.focus == 0:
+        return MOVES
+    return 0
+
+
+def redraw(buf, sc, parts):
+    """Draw only `parts` of the screen (bits `in_view` gave for it): what a whole draw()
+    of `sc` gives there, the rest of buf left as it is."""
+    if parts & DICE:
+        _turn_dice(buf, sc)
+    if parts & MOVES:
+        fb.fill_rect(buf, 0, 56, 128, 8, 0)
+        _moves(buf, sc, sc.controls)
+
+
+def _turn_dice(buf, sc):
+    # my dice under the cup turned up (sc.peek) or down: their face boxes only
+    v = sc.view
+    hand = v.hand
+    n = _under_cup(v)
+    x = _strip_x(v, n)
+    for i in range(n):
+        dice.turn(buf, _hidden_face(sc, hand, i), x, _BAND, dice.SMALL)
+        x += _PITCH
+
+
+def _under_cup(v):
+    return len(v.hand) if v.hand else v.hidden
+
+
+def _strip_x(v, n):
+    aside = v.aside[v.seat] if v.aside else ()
+    return 128 - (n + len(aside)) * _PITCH + 1    # flush right
+
+
+def _hidden_face(sc, hand, i):
+    if sc.peek and hand:
+        return _face(sc, hand[i])
+    return dice.HIDDEN
+
+
+def _my_dice(buf, sc):
+    """My dice, flush right in the bid band: those under my cup face down (grey), or
+    face up while I peek; then my set-aside dice (Bluff's reroll), public: hollow, up."""
+    v = sc.view
+    hand = v.hand
+    n = _under_cup(v)
+    x = _strip_x(v, n)
+    for i in range(n):
+        dice.draw(buf, _hidden_face(sc, hand, i), x, _BAND, dice.SMALL)
+        x += _PITCH
+    if v.aside:
+        for f in v.aside[v.seat]:
+            dice.draw(buf, _face(sc, f), x, _BAND, dice.SMALL, True)
+            x += _PITCH
+
+
+def _standing(buf, sc, none_key):
+    """The bid band's left: the standing bid and, under it, who made it; with no bid
+    yet, `none_key` across the line below."""
+    v = sc.view
+    if v.bid is not None:
+        _bid(buf, sc, v.bid[0], v.bid[1], _BAND, w=64)
+        text.centre(buf, sc.t("bid_by", sc.name(v.bidder)), _BAND + 13, SMALL, w=64)
+    else:
+        text.centre(buf, sc.t(none_key), _BAND + 12, BIG)
 
 
 # ----- pieces -------------------------------------------------------------------------
@@ -176,11 +270,13 @@ def _face(sc, f):
     return dice.shown(sc.rules or (sc.view.rules if sc.view else ""), f)
 
 
-def _bid(buf, sc, q, f, y, x=None):
-    """ "q x" and the face's die, centred on the screen (or from x); returns x after."""
+def _bid(buf, sc, q, f, y, x=None, w=128):
+    """ "q x" and the face's die, centred in the first w columns (or from x); returns
+    x after."""
     s = "%d \xd7" % q
-    w = text.width(s, BIG) + 2 + dice.SMALL
-    x0 = (128 - w) // 2 if x is None else x
+    bw = text.width(s, BIG) + 2 + dice.SMALL
+    x0 = (w - bw) // 2 if x is None else x
+    w = bw
     text.draw(buf, s, x0, y + 1, BIG)
     dice.draw(buf, _face(sc, f), x0 + w - dice.SMALL, y, dice.SMALL)
     return x0 + w
@@ -306,31 +402,20 @@ def _waiting(buf, sc):
 
 
 def _bidding(buf, sc):
+    """Another's turn: whose, the standing bid and who made it, my dice (a peek turns
+    them up), the round's special rules, the set-aside dice (Bluff) of the bidder (or
+    the player on turn) when not mine, every player's dice count."""
     v = sc.view
     head = sc.t("your_turn") if v.mine else sc.t("turn_of", sc.name(v.turn)) if v.turn is not None else ""
     text.centre(buf, head, _TOP + 1, BIG)
+    _standing(buf, sc, "bid_none")
+    _my_dice(buf, sc)
     if v.special:
-        text.centre(buf, sc.t("special_hint"), 21, SMALL, inverse=True)
-    if v.bid is not None:
-        _bid(buf, sc, v.bid[0], v.bid[1], 30)
-        text.centre(buf, sc.t("bid_by", sc.name(v.bidder)), 44, SMALL)
-    else:
-        text.centre(buf, sc.t("bid_none"), 33, BIG)
+        text.centre(buf, sc.t("special_hint"), 45, SMALL, inverse=True)
     shown = v.bidder if v.bidder >= 0 else v.turn
-    if v.aside and shown is not None and v.aside[shown]:   # Bluff: the set-aside dice are public
-        dice.row(buf, [_face(sc, f) for f in v.aside[shown]], 0, 30, dice.SMALL, 1, 0xFF)
+    if v.aside and shown is not None and shown != v.seat and v.aside[shown]:   # public
+        dice.row(buf, [_face(sc, f) for f in v.aside[shown]], 0, 43, dice.SMALL, 1, 0xFF)
     _counts(buf, sc, 56)
-
-
-def _peek(buf, sc):
-    v = sc.view
-    text.centre(buf, sc.t("your_dice"), _TOP + 1, SMALL)
-    hand = [_face(sc, f) for f in v.hand]
-    n = len(hand)
-    x = (128 - n * (dice.LARGE + 3) + 3) // 2
-    dice.row(buf, hand, x, 22, dice.LARGE, 3)
-    if v.aside and v.aside[v.seat]:
-        dice.row(buf, [_face(sc, f) for f in v.aside[v.seat]], 0, 50, dice.SMALL, 1, 0xFF)
 
 
 def _entry(buf, sc):
@@ -338,18 +423,9 @@ def _entry(buf, sc):
     c = sc.controls
     v = sc.view
     text.centre(buf, sc.t("your_turn"), _TOP + 1, BIG)
-    if v.bid is not None:
-        _bid(buf, sc, v.bid[0], v.bid[1], 21)
-    if c.focus in (1, 2):       # AT_FACE, AT_QUANTITY
-        s = "%d \xd7" % c.quantity
-        w = text.width(s, BIG)
-        x0 = (128 - w - 4 - dice.LARGE) // 2
-        text.draw(buf, "<", x0 - 10, 41, BIG)
-        text.draw(buf, s, x0, 41, BIG, inverse=(c.focus == 2))
-        dice.draw(buf, _face(sc, c.face), x0 + w + 4, 34, dice.LARGE, outline=(c.focus == 1))
-        text.draw(buf, ">", x0 + w + 8 + dice.LARGE, 41, BIG)
-        return
-    if c.focus == 3:            # AT_DICE: the dice to pick
+    if c.focus == 3:            # AT_DICE: the dice to pick, face up (no strip)
+        if v.bid is not None:
+            _bid(buf, sc, v.bid[0], v.bid[1], 21)
         faces = [_face(sc, f) for f in c.dice()]
         x = 2
         for i in range(len(faces)):
@@ -360,11 +436,20 @@ def _entry(buf, sc):
         text.draw(buf, sc.t("btn_ok"), x + 4, 38, SMALL, inverse=(c.cursor == len(faces)))
         text.centre(buf, sc.t("aside_hint"), 56, SMALL)
         return
-    if v.bid is not None:
-        text.centre(buf, sc.t("bid_by", sc.name(v.bidder)), 33, SMALL)
-    else:
-        text.centre(buf, sc.t("you_open"), 26, BIG)
-    _counts(buf, sc, 44)
+    _my_dice(buf, sc)
+    if c.focus in (1, 2):       # AT_FACE, AT_QUANTITY: the standing bid, the one made
+        if v.bid is not None:
+            _bid(buf, sc, v.bid[0], v.bid[1], _BAND, w=64)
+        s = "%d \xd7" % c.quantity
+        w = text.width(s, BIG)
+        x0 = (128 - w - 4 - dice.LARGE) // 2
+        text.draw(buf, "<", x0 - 10, 44, BIG)
+        text.draw(buf, s, x0, 44, BIG, inverse=(c.focus == 2))
+        dice.draw(buf, _face(sc, c.face), x0 + w + 4, 37, dice.LARGE, outline=(c.focus == 1))
+        text.draw(buf, ">", x0 + w + 8 + dice.LARGE, 44, BIG)
+        return
+    _standing(buf, sc, "you_open")
+    _counts(buf, sc, 46)
     _moves(buf, sc, c)
 
 
@@ -611,7 +696,7 @@ def _over(buf, sc):
 
 SCREENS = {
     "menu": _menu, "code": _code, "tables": _tables, "table": _table,
-    "shake": _shake, "waiting": _waiting, "bidding": _bidding, "peek": _peek, "entry": _entry,
+    "shake": _shake, "waiting": _waiting, "bidding": _bidding, "entry": _entry,
     "reveal": _reveal, "dixmille": _dixmille, "scores": _scores, "rolloff": _rolloff,
     "spectator": _spectator, "over": _over,
 }

@@ -5,7 +5,11 @@ app's requests. In a game the button model (ui/controls.py) decides; in the lobb
 module does (a menu, a game to choose, a join code to enter, the table's menu). What
 to show is kept in one Scene (ui/screens.py), redrawn only when something changed or a
 timer ran out: a peek blanks after PEEK_MS, a toast goes after TOAST_MS, a reveal stays
-REVEAL_MS, Bluff's roll-off ROLLOFF_MS (ok goes on at once).
+REVEAL_MS, Bluff's roll-off ROLLOFF_MS (ok goes on at once). A peek's start and end
+change nothing but my dice, a cursor step on the moves nothing but the moves line:
+when that is all that changed and the buffer still holds the frame drawn last, with
+that part in view, draw() redraws just it (screens.redraw), so the press shows in a
+fraction of a whole draw's time.
 
 The table (mode "table", before a game): the seats in their order (the `seats` event,
 then joins and leaves), the options (the `rules` event), and a menu in `sc.menu` /
@@ -21,6 +25,7 @@ from dicecup.engine import RULES, rules_class
 from dicecup.ui import controls as ctl
 from dicecup.ui import lang as _lang
 from dicecup.ui.keymap import BACK, Keymap, NEXT, OK, PREV
+from dicecup.ui import screens
 from dicecup.ui.screens import Scene, draw
 
 PEEK_MS = const(3000)
@@ -48,6 +53,11 @@ class Ui:
         self.lobby = None
         self.order = []        # member ids in seat order (the `seats` event)
         self.dirty = True
+        self.parts = 0         # what changed is only these parts (screens.DICE, MOVES)
+        self._parts = 0        # ... as the last tick saw it: the next draw's
+        self._buf = None       # the last whole draw: into which buffer, which screen,
+        self._name = None      # ... and the parts it shows uncovered (no tuple made
+        self._view = 0         # per frame)
         self.now = 0
         self.peek_until = 0
         self.toast_until = 0
@@ -206,7 +216,7 @@ class Ui:
         sc = self.sc
         if sc.peek and now_ms >= self.peek_until:
             sc.peek = False
-            self.dirty = True
+            self.parts |= screens.DICE
         if sc.toast is not None and now_ms >= self.toast_until:
             sc.toast = None
             self.dirty = True
@@ -217,11 +227,28 @@ class Ui:
             sc.rolloff = []
             self.dirty = True
         d = self.dirty
+        p = self.parts
         self.dirty = False
-        return d
+        self.parts = 0
+        self._parts = 0 if d else p
+        return d or p != 0
 
     def draw(self, buf):
-        return draw(buf, self.sc)
+        """The screen into buf: only the parts that changed, when nothing else did since
+        the last whole frame, drawn into this same buffer, and they are in view there
+        (a draw the app asks for without a tick saying so is whole); else the whole
+        screen. Returns its name."""
+        sc = self.sc
+        parts = self._parts
+        self._parts = 0
+        if parts and not self.dirty and not self.parts and buf is self._buf and parts & self._view == parts:
+            screens.redraw(buf, sc, parts)
+            return self._name
+        name = draw(buf, sc)
+        self._buf = buf
+        self._name = name
+        self._view = screens.in_view(sc, name)
+        return name
 
     # ----- the game --------------------------------------------------------------------
     def _play(self, kind, mask):
@@ -239,18 +266,26 @@ class Ui:
             if cmd == BACK:
                 return [("leave",)]
         c = self.controls
+        focus = c.focus
+        move = c.move
         d = c.event(kind, mask)
         if d == ctl.NOTHING:
+            return None
+        if d == ctl.PEEK_DICE:
+            if not sc.peek:
+                sc.peek = True
+                self.parts |= screens.DICE
+            self.peek_until = self.now + PEEK_MS
+            return [("peek", True)]
+        if d == ctl.REDRAW and focus == ctl.AT_MOVES and c.focus == ctl.AT_MOVES:
+            if c.move != move:
+                self.parts |= screens.MOVES     # the cursor stepped along the moves
             return None
         self.dirty = True
         if d == ctl.SEND:
             if c.then is not None:
                 return [("act", c.action, c.then)]
             return [("act", c.action)]
-        if d == ctl.PEEK_DICE:
-            self.sc.peek = True
-            self.peek_until = self.now + PEEK_MS
-            return [("peek", True)]
         if d == ctl.MENU_PICK:
             item = GAME_MENU[c.menu]
             c.close_menu()

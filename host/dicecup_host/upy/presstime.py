@@ -18,7 +18,8 @@ argv: board_json repeats [folder ...] (folders added to sys.path). Prints lines
          taken out), bytes, transfers (medians), alloc (heap bytes the push took,
          the emulated bus's own copies left out),
          changed (repeats whose OLED RAM changed), same_ram (repeats whose OLED RAM
-         equals the framebuffer afterwards).
+         equals the framebuffer afterwards), whole (repeats whose framebuffer equals a
+         whole draw of the Ui's scene: a press the Ui redrew in part drew it right).
   chain  six cups on the simulated medium (5 ms links), one App and real Ui each (the
          screen drawn into a buffer; show() timed in `local`): the ok that confirms a
          bid at a peer's cup, then every pump until every cup applied it. For every
@@ -51,6 +52,7 @@ from dicecup.hw.buttons import LONG, PRESS
 from dicecup import appboot, bots
 from dicecup.net.sim import Rng
 from dicecup.net.store import MemStore
+from dicecup.ui.screens import draw as whole_draw
 from dicecup.ui.ui import Ui
 
 
@@ -132,6 +134,8 @@ def local(repeats):
         res = {"ui": [], "draw": [], "show": [], "emu": [], "bytes": [], "transfers": [], "alloc": []}
         changed = 0
         same = 0
+        whole = 0
+        ref = bytearray(1024)
         for _ in range(repeats):
             w.advance(gap)
             app.pump()
@@ -148,6 +152,9 @@ def local(repeats):
                 changed += 1              # the chip's RAM: what the OLED shows
             if ram == bytes(buf):
                 same += 1
+            whole_draw(ref, ui.sc)
+            if ref == bytes(buf):
+                whole += 1
             res["ui"].append(ticks_diff(t1, t))
             res["draw"].append(dr)
             res["show"].append(sh)
@@ -156,10 +163,10 @@ def local(repeats):
             res["transfers"].append(bus.transfers)
             res["alloc"].append(al)
         print("--press-- case=%s ui=%d draw=%d show=%d emu=%d bytes=%d transfers=%d alloc=%d changed=%d"
-              " same_ram=%d mode=%s" % (
+              " same_ram=%d whole=%d mode=%s" % (
                   case, median(res["ui"]), median(res["draw"]), median(res["show"]), median(res["emu"]),
                   median(res["bytes"]), median(res["transfers"]), median(res["alloc"]), changed, same,
-                  ui.mode))
+                  whole, ui.mode))
 
     begin(app)
     one("lobby", PRESS, "right")
