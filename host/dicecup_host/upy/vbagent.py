@@ -1,0 +1,147 @@
+"""Inside MicroPython: the virtual board's interpreter (host/dicecup_host/vboard.py).
+
+    micropython -X heapsize=H vbagent.py FLASH WIRING_JSON     (emu .mpy on MICROPYPATH)
+
+The emulated chips (emu/: world, lis3dh, ssd1306 and the fake machine, esp32, network)
+are imported first, from the host; then the board's flash folder FLASH is mounted as
+`/` (os.VfsPosix: the code sees only its own files, as on a cup) and sys.path becomes
+a cup's ('', '.frozen', '/lib'). WIRING_JSON gives the board file's chip, I2C pins,
+chip addresses, INT1, mounting and battery divider, so the chips hang where the
+board says (emu/rig.py).
+
+It then serves the host, which speaks MicroPython's REPL on the pty. On stdin a
+header line then that many bytes of source:
+    X n      run source (raw REPL: file input)     S n   one REPL line (single input)
+    F n      run the file named (boot.py, main.py) if it exists
+What the code prints goes to stdout as it happens, as on a cup's serial port; when it
+is over one marker follows: MARK + kind + length + "\\n" + the traceback (if any):
+    E  done (the traceback of an error, else nothing)
+    R  machine.reset() / deepsleep(): the host restarts the board (main.py runs)
+    S  machine.soft_reset() or SystemExit: a soft reset, as pyexec does
+Ctrl-C arrives as SIGINT: a KeyboardInterrupt in the running code.
+"""
+import gc
+import io
+import json
+import os
+import sys
+
+MARK = "\x1e\x1fVB"
+
+
+def _modules():
+    import machine  # the emulated one (emu/machine.mpy is first on MICROPYPATH)
+    import esp32
+    import network
+    if not hasattr(machine, "I2C"):
+        raise ImportError("the emulated machine module is not on MICROPYPATH")
+    sys.modules["machine"] = machine
+    sys.modules["esp32"] = esp32
+    sys.modules["network"] = network
+
+
+class Wiring:
+    """What rig.build reads of a board (dicecup.hw.board.Board), from the host's JSON."""
+
+    def __init__(self, d):
+        for k in d:
+            setattr(self, k, d[k])
+
+
+def _wire(spec):
+    import rig
+    w, acc, oled = rig.build(Wiring(spec), real_time=True, battery_v=3.9)
+    return w
+
+
+def _mount(folder):
+    """The flash as `/` (the process runs in the folder: VfsPosix hands relative paths
+    to the host as they are)."""
+    os.umount("/")
+    os.mount(os.VfsPosix(folder), "/")
+    os.chdir("/")
+    sys.path[:] = ["", ".frozen", "/lib"]
+    sys.modules["os"] = _Os()
+
+
+class _Os:
+    """`os` with a rename that works on the mounted flash: VfsPosix mounted at `/`
+    resolves an absolute *new* name against the host's root (ENOENT), so that one is
+    handed over relative to the current folder. Everything else is the real os."""
+
+    def __init__(self):
+        for k in dir(os):
+            if not k.startswith("__") and k != "rename":
+                setattr(self, k, getattr(os, k))
+        self._rename = os.rename
+
+    def rename(self, old, new):
+        if new.startswith("/"):
+            cwd = self.getcwd()
+            new = "../" * (0 if cwd == "/" else cwd.count("/")) + new[1:]
+        self._rename(old, new)
+
+
+def _traceback(e):
+    s = io.StringIO()
+    sys.print_exception(e, s)
+    lines = s.getvalue().split("\n")
+    me = __file__ if "__file__" in globals() else "vbagent.py"
+    return "\n".join(ln for ln in lines if me not in ln and "vbagent" not in ln)
+
+
+def _done(kind, text=""):
+    data = text.encode()
+    sys.stdout.write(MARK + kind + str(len(data)) + "\n")
+    sys.stdout.buffer.write(data)
+
+
+def _run(kind, src, g):
+    if kind == "F":
+        name = src.decode()
+        try:
+            with open(name) as f:
+                src = f.read()
+        except OSError:
+            _done("E")
+            return
+        code = compile(src, name, "exec")
+    else:
+        code = compile(src, "<stdin>", "single" if kind == "S" else "exec")
+    exec(code, g)
+    _done("E")
+
+
+def serve(g):
+    read = sys.stdin.buffer
+    while True:
+        try:
+            head = read.readline()
+            if not head:
+                return
+            kind = head[:1].decode()
+            n = int(head[2:])
+            src = read.read(n) if n else b""
+        except KeyboardInterrupt:
+            continue            # a Ctrl-C that came as the code ended
+        try:
+            _run(kind, src, g)
+        except SystemExit as e:
+            why = str(e.value) if hasattr(e, "value") else str(e)
+            _done("R" if why in ("machine.reset", "deepsleep") else "S")
+        except BaseException as e:  # noqa: BLE001 - KeyboardInterrupt too: the REPL's answer
+            _done("E", _traceback(e))
+        gc.collect()
+
+
+def main():
+    folder = sys.argv[1]
+    spec = json.loads(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else None
+    _modules()
+    if spec:
+        _wire(spec)
+    _mount(folder)
+    serve({"__name__": "__main__"})
+
+
+main()
