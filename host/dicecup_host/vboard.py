@@ -59,6 +59,7 @@ class Runtime:
         self.heap_kb = heap_kb
         self.proc = None
         self.buf = b""
+        self.tail = b""          # the last bytes it printed (said when it dies)
         self.busy = False
 
     def start(self):
@@ -77,7 +78,10 @@ class Runtime:
         return self.proc.stdout.fileno() if self.proc else None
 
     def run(self, kind, src):
-        """Start running `src` (bytes): kind X (file input), S (one REPL line), F (a file)."""
+        """Start running `src` (bytes): kind X (file input), S (one REPL line), F (a file).
+        Nothing runs on a board whose interpreter is gone (until the next reset)."""
+        if self.proc is None:
+            return
         self.busy = True
         try:
             self.proc.stdin.write(b"%s %d\n" % (kind.encode(), len(src)) + src)
@@ -109,12 +113,13 @@ class Runtime:
             data = os.read(self.fd, 65536)
         except BlockingIOError:
             return out
-        if not data:   # the interpreter is gone (a crash): say so as a cup would, then end the run
-            out.append(("out", b"\r\n[the virtual board's MicroPython exited: %s]\r\n"
-                        % str(self.proc.wait()).encode()))
+        if not data:   # the interpreter is gone (a crash): said, then the run ends
+            status = self.proc.wait()
             self.stop()
+            out.append(("died", status, self.buf + self.tail))
             out.append(("done", "E", b""))
             return out
+        self.tail = (self.tail + data)[-400:]
         buf = self.buf + data
         while buf:
             i = buf.find(MARK)
@@ -528,6 +533,9 @@ class VBoard:
                 for item in self.rt.feed():
                     if item[0] == "out":
                         self._out(cooked(item[1]))
+                    elif item[0] == "died":
+                        self.status("the board's MicroPython exited (status %s); r or SIGUSR2 resets it. It said: %s"
+                                    % (item[1], item[2].decode(errors="replace").strip()[-300:]))
                     else:
                         self.repl.done(item[1], item[2])
             elif fd == self._wake_r:

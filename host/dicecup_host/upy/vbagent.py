@@ -54,26 +54,46 @@ def _wire(spec):
     return w
 
 
-def _mount(folder):
+def _mount(folder, chip):
     """The flash as `/` (the process runs in the folder: VfsPosix hands relative paths
     to the host as they are)."""
     os.umount("/")
     os.mount(os.VfsPosix(folder), "/")
     os.chdir("/")
     sys.path[:] = ["", ".frozen", "/lib"]
-    sys.modules["os"] = _Os()
+    sys.modules["os"] = _Os(chip)
+
+
+class _Uname:
+    """os.uname() as an ESP32 port answers it (the machine names the chip)."""
+
+    def __init__(self, chip):
+        v = sys.implementation.version
+        self.sysname = chip
+        self.nodename = chip
+        self.release = "%d.%d.%d" % (v[0], v[1], v[2])
+        self.version = "v" + self.release + " (unix port)"
+        self.machine = "virtual dice cup with " + chip.upper()
+
+    def __iter__(self):
+        return iter((self.sysname, self.nodename, self.release, self.version, self.machine))
 
 
 class _Os:
-    """`os` with a rename that works on the mounted flash: VfsPosix mounted at `/`
-    resolves an absolute *new* name against the host's root (ENOENT), so that one is
-    handed over relative to the current folder. Everything else is the real os."""
+    """`os` with a rename that works on the mounted flash (VfsPosix mounted at `/`
+    resolves an absolute *new* name against the host's root: ENOENT, so that one is
+    handed over relative to the current folder) and a uname naming the board's chip,
+    as the ESP32 port's does. Everything else is the real os."""
 
-    def __init__(self):
+    def __init__(self, chip):
         for k in dir(os):
-            if not k.startswith("__") and k != "rename":
+            if not k.startswith("__") and k not in ("rename", "uname"):
                 setattr(self, k, getattr(os, k))
         self._rename = os.rename
+        self._uname = _Uname(chip)
+
+    def uname(self):
+        return self._uname
 
     def rename(self, old, new):
         if new.startswith("/"):
@@ -140,7 +160,7 @@ def main():
     _modules()
     if spec:
         _wire(spec)
-    _mount(folder)
+    _mount(folder, spec["chip"] if spec else "esp32")
     serve({"__name__": "__main__"})
 
 
