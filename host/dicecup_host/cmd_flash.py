@@ -130,7 +130,11 @@ def run_step(cmd, timeout, cwd=None, on_line=None):
 
 
 def _last(text):
-    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    """The line of a tool's output that says what went wrong (else its last line)."""
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip() and "troubleshooting" not in ln]
+    for ln in reversed(lines):
+        if re.search(r"error|failed|could not|timed out|no such", ln, re.I):
+            return re.sub(r"^(A fatal error occurred|mpremote|Error): ", "", ln)
     return lines[-1] if lines else "no output"
 
 

@@ -37,6 +37,16 @@ def _count(lo, hi, what):
     return parse
 
 
+def _seconds(text):
+    try:
+        v = float(text)
+    except ValueError:
+        v = -1
+    if not 0 <= v <= 3600:
+        raise argparse.ArgumentTypeError("%r: give the seconds the cable stays out (0 to 3600)" % text)
+    return v
+
+
 def _link(text):
     """--link: a symlink we may (re)place: not an existing file or folder."""
     path = os.path.abspath(os.path.expanduser(text))
@@ -107,8 +117,11 @@ def run(args):
         for sig, what in ((signal.SIGUSR1, "replug"), (signal.SIGUSR2, "reboot"),
                           (signal.SIGTERM, "stop"), (signal.SIGINT, "stop"), (signal.SIGHUP, "stop")):
             signal.signal(sig, lambda *a, what=what: board.ask(what))
-        if not sys.stdin.closed:
+        try:
             keys = sys.stdin.fileno()
+        except (AttributeError, ValueError, OSError):
+            keys = None          # no stdin: signals only
+        if keys is not None:
             if os.isatty(keys):
                 saved = termios.tcgetattr(keys)
                 tty.setcbreak(keys)
@@ -146,7 +159,7 @@ def register(sub):
     p.add_argument("--bots", type=_count(0, 5, "a number of bots"), help="with --play: bot seats (default 3)")
     p.add_argument("--name", help="with --play: the cup's name")
     p.add_argument("--lang", choices=("en", "fr", "de", "it", "es"), help="with --play: the cup's language")
-    p.add_argument("--unplug-s", type=float, default=1.0, metavar="S",
+    p.add_argument("--unplug-s", type=_seconds, default=1.0, metavar="S",
                    help="how long u / SIGUSR1 keeps the cable out (default 1 s)")
     p.set_defaults(func=run)
     p.error = cli._one_line_error("dicecup vboard")

@@ -61,6 +61,10 @@ class Runtime:
         self.buf = b""
         self.tail = b""          # the last bytes it printed (said when it dies)
         self.busy = False
+        self.up = False          # the interpreter said it is up (SIGINT is safe)
+        self.cid = 0             # the last command's id (its marker carries it)
+        self.going = False       # it said it runs (G): SIGINT reaches the code
+        self.held = False        # a Ctrl-C that came before it was
 
     def start(self):
         from . import emu
@@ -72,6 +76,9 @@ class Runtime:
         os.set_blocking(self.proc.stdout.fileno(), False)
         self.buf = b""
         self.busy = False
+        self.up = False
+        self.held = False
+        self.going = False
 
     @property
     def fd(self):
@@ -83,13 +90,19 @@ class Runtime:
         if self.proc is None:
             return
         self.busy = True
+        self.going = False
+        self.cid += 1
         try:
-            self.proc.stdin.write(b"%s %d\n" % (kind.encode(), len(src)) + src)
+            self.proc.stdin.write(b"%s %d %d\n" % (kind.encode(), self.cid, len(src)) + src)
         except (BrokenPipeError, OSError):
             pass   # it died: feed() reports the end
 
     def interrupt(self):
-        if self.busy and self.proc and self.proc.poll() is None:
+        """Ctrl-C: a KeyboardInterrupt in the running code. Until the command says it
+        runs (G) it is held back: a SIGINT then would hit the interpreter, not the code."""
+        if not self.going:
+            self.held = self.busy
+        elif self.busy and self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
 
     def stop(self):
@@ -139,12 +152,22 @@ class Runtime:
                 buf = buf[i:]
                 break
             head = buf[i + len(MARK):nl]
-            n = int(head[1:] or b"0")
+            cid, n = (int(x) for x in head[1:].split())
             if len(buf) < nl + 1 + n:
                 buf = buf[i:]
                 break
-            self.busy = False
-            out.append(("done", head[:1].decode(), buf[nl + 1:nl + 1 + n]))
+            if head[:1] == b"O":
+                self.up = True
+            elif head[:1] == b"G":
+                if cid == self.cid and self.busy:
+                    self.going = True
+                    if self.held:
+                        self.held = False
+                        self.interrupt()
+            elif cid == self.cid and self.busy:   # (a repeat for the same command is dropped)
+                self.busy = False
+                self.going = False
+                out.append(("done", head[:1].decode(), buf[nl + 1:nl + 1 + n]))
             buf = buf[nl + 1 + n:]
         self.buf = buf
         return out

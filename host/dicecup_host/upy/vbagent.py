@@ -10,11 +10,13 @@ chip addresses, INT1, mounting and battery divider, so the chips hang where the
 board says (emu/rig.py).
 
 It then serves the host, which speaks MicroPython's REPL on the pty. On stdin a
-header line then that many bytes of source:
-    X n      run source (raw REPL: file input)     S n   one REPL line (single input)
-    F n      run the file named (boot.py, main.py) if it exists
+header line "KIND ID N" then N bytes of source; ID numbers the command:
+    X        run source (raw REPL: file input)     S    one REPL line (single input)
+    F        run the file named (boot.py, main.py) if it exists
 What the code prints goes to stdout as it happens, as on a cup's serial port; when it
-is over one marker follows: MARK + kind + length + "\\n" + the traceback (if any):
+is over one marker follows: MARK + kind + ID + " " + length + "\\n" + the traceback:
+    O  the interpreter is up (sent once, before the first header is read)
+    G  the command is running (only now does the host send SIGINT for a Ctrl-C)
     E  done (the traceback of an error, else nothing)
     R  machine.reset() / deepsleep(): the host restarts the board (main.py runs)
     S  machine.soft_reset() or SystemExit: a soft reset, as pyexec does
@@ -110,10 +112,17 @@ def _traceback(e):
     return "\n".join(ln for ln in lines if me not in ln and "vbagent" not in ln)
 
 
-def _done(kind, text=""):
+def _done(kind, cid=0, text=""):
+    """The marker, in one write. A Ctrl-C landing here cannot tell whether it went out,
+    so it is written again: the host drops a second one for the same command id."""
     data = text.encode()
-    sys.stdout.write(MARK + kind + str(len(data)) + "\n")
-    sys.stdout.buffer.write(data)
+    msg = (MARK + kind + str(cid) + " " + str(len(data)) + "\n").encode() + data
+    for _ in range(3):
+        try:
+            sys.stdout.buffer.write(msg)
+            return
+        except KeyboardInterrupt:
+            pass
 
 
 def _run(kind, src, g):
@@ -123,35 +132,63 @@ def _run(kind, src, g):
             with open(name) as f:
                 src = f.read()
         except OSError:
-            _done("E")
-            return
+            return              # no such file: nothing to run
         code = compile(src, name, "exec")
     else:
         code = compile(src, "<stdin>", "single" if kind == "S" else "exec")
     exec(code, g)
-    _done("E")
 
 
-def serve(g):
-    read = sys.stdin.buffer
+class Reader:
+    """The host's commands from stdin. The header comes a byte at a time into a buffer
+    that outlives a KeyboardInterrupt; the body in one read, which no Ctrl-C can cut:
+    the host sends SIGINT only once this command said G (it is running)."""
+
+    def __init__(self):
+        self.read = sys.stdin.buffer.read
+        self.head = bytearray()
+
+    def take(self):
+        """The next command (kind, id, source bytes), or None at end of input."""
+        head = self.head
+        while not head.endswith(b"\n"):
+            b = self.read(1)
+            if not b:
+                return None
+            head.extend(b)
+        parts = head.split()
+        self.head = bytearray()
+        n = int(parts[2])
+        src = self.read(n) if n else b""
+        return chr(parts[0][0]), int(parts[1]), src
+
+
+def serve(g, rd):
     while True:
         try:
-            head = read.readline()
-            if not head:
-                return
-            kind = head[:1].decode()
-            n = int(head[2:])
-            src = read.read(n) if n else b""
+            cmd = rd.take()
         except KeyboardInterrupt:
-            continue            # a Ctrl-C that came as the code ended
+            continue            # a Ctrl-C that came as the code ended: the header so far is kept
+        if cmd is None:
+            return
+        kind, cid, src = cmd
+        result = ("E", "")
         try:
-            _run(kind, src, g)
-        except SystemExit as e:
-            why = str(e.value) if hasattr(e, "value") else str(e)
-            _done("R" if why in ("machine.reset", "deepsleep") else "S")
-        except BaseException as e:  # noqa: BLE001 - KeyboardInterrupt too: the REPL's answer
-            _done("E", _traceback(e))
-        gc.collect()
+            try:
+                _done("G", cid)     # running: a Ctrl-C is the code's from here
+                _run(kind, src, g)
+            except SystemExit as e:
+                why = str(e.value) if hasattr(e, "value") else str(e)
+                result = ("R" if why in ("machine.reset", "deepsleep") else "S", "")
+            except BaseException as e:  # noqa: BLE001 - KeyboardInterrupt too: the REPL's answer
+                result = ("E", _traceback(e))
+        except KeyboardInterrupt:
+            result = ("E", "KeyboardInterrupt: \n")   # a second Ctrl-C while the first was reported
+        _done(result[0], cid, result[1])
+        try:
+            gc.collect()
+        except KeyboardInterrupt:
+            pass
 
 
 def main():
@@ -161,7 +198,15 @@ def main():
     if spec:
         _wire(spec)
     _mount(folder, spec["chip"] if spec else "esp32")
-    serve({"__name__": "__main__"})
+    g = {"__name__": "__main__"}
+    rd = Reader()
+    _done("O")                  # up: from here a Ctrl-C (SIGINT) interrupts the code
+    while True:
+        try:
+            serve(g, rd)
+            return
+        except KeyboardInterrupt:
+            pass                # one that fell between two commands
 
 
 main()
