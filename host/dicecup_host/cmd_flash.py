@@ -55,6 +55,13 @@ def esptool_commands(port, chip, firmware, baud=460800):
             base + ["--baud", str(baud), "write-flash", OFFSETS[chip], str(firmware)]]
 
 
+def stage(out, board=None):
+    """The folder to copy to the board's filesystem root (bundle.py: the firmware and
+    drivers as .mpy, main.py, the board file; None: the default board). BundleError."""
+    from . import bundle
+    return Path(bundle.build_bundle(out, board))
+
+
 def mpremote(port, *args):
     return [sys.executable, "-m", "mpremote", "connect", port] + list(args)
 
@@ -314,7 +321,7 @@ def run(args):
     try:
         flash.step("compiling the firmware and drivers for %s (mpy-cross)" % os.path.basename(args.board))
         try:
-            tree = bundle.build_bundle(Path(tmp) / "tree", args.board)
+            tree = stage(Path(tmp) / "tree", args.board)
         except bundle.BundleError as e:
             print("dicecup flash: %s: nothing was changed on the board" % e, file=sys.stderr)
             return 1
