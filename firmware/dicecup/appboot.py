@@ -98,10 +98,23 @@ def boot(path=None, ui=None, out=print, run_ms=None, selftest_ms=None):
     import asyncio
     from .net.store import FileStore
     transport = open_radio(out)
-    app = make_app(hw, transport, FileStore(STORE_ROOT), make_clock(), ui=ui, out=sys.stdout.write)
+    store = FileStore(STORE_ROOT)
+    app = make_app(hw, transport, store, make_clock(), ui=ui, out=sys.stdout.write)
     ms = run_ms if run_ms is not None else RUN_MS
+    game = None
+    if store.get("play"):    # a cup set to play by itself (demo.py)
+        from . import demo
+        try:
+            game = demo.parse(store.get("play"))
+        except ValueError as e:
+            out("dicecup: %s" % e)
+
+    async def main():
+        if game is not None:
+            asyncio.create_task(demo.play(app, game[0], game[1], out))
+        await app.run(ms)
     try:
-        asyncio.run(app.run(ms))
+        asyncio.run(main())
     except KeyboardInterrupt:
         app.stop()
         out("dicecup: stopped (Ctrl-C): the REPL is yours")
