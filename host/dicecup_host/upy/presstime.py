@@ -49,7 +49,7 @@ REPEATS = int(sys.argv[2])
 from dicecup.hw import board as fwb
 from dicecup.hw.buttons import LONG, PRESS
 from dicecup import appboot, bots
-from dicecup.net.sim import Rng
+from dicecup.rng import Rng
 from dicecup.net.store import MemStore
 from dicecup.ui.ui import Ui
 
