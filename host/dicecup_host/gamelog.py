@@ -292,28 +292,27 @@ class Recorder:
         except (OpError, ValueError) as e:
             self.problems.append("version %d: the op is refused by the rules: %s" % (v, e))
             t.version = v        # keep going: later ops are checked against the cup's state
-            return [r for r in events if self._new(r)] + ([op] if self._new(op) else [])
+            return [r for r in events if self._new(r)] + ([op] if "i" in op and self._new(op) else [])
         mine = derived(t, op["tb"], op["tm"], v, op.get("t", 0), op.get("cup", -1), name, evs, bytes.fromhex(op["hex"]))
         if op.get("state") is not None and op["state"] != mine[-1]["state"]:
             self.problems.append("version %d: the state after the op differs from the cup's" % v)
         had = dict((r["i"], r) for r in events)
         out = []
         for r in mine:
-            got = had.get(r["i"])
-            if got is not None and r["k"] != "op" and _fields(got) != _fields(r):
-                self.problems.append("version %d: the log says %s, the rules say %s" % (
-                    v, _short(json.dumps(_fields(got))), _short(json.dumps(_fields(r)))))
-                r = got
-            elif got is None and r["k"] != "op":
-                r["derived"] = 1     # its line never arrived whole: the op tells it again
-            elif got is not None:
-                r = got
             if r["k"] == "op":
-                r = dict(op)
-                r.pop("resent", None)
-                r.setdefault("state", mine[-1]["state"])
                 if op.get("resent"):
-                    r["resent"] = 1
+                    r = dict(r, resent=1)    # the cup's resend: the line as it would have been
+                else:
+                    r = op
+            else:
+                got = had.get(r["i"])
+                if got is None:
+                    r["derived"] = 1         # its line never arrived whole: the op tells it again
+                else:
+                    differ = _differ(got, r)
+                    if differ:
+                        self.problems.append("version %d: the %s event %s" % (v, r["k"], differ))
+                    r = got
             if r["k"] == "reveal" and before is not None and "counts" not in r:
                 r = dict(r, counts=_counts(before, r.get("hands") or []))
             if self._new(r):
@@ -359,6 +358,18 @@ class Recorder:
 
 def _fields(rec):
     return dict((k, v) for k, v in rec.items() if k not in ("t", "cup", "derived", "resent", "counts"))
+
+
+def _differ(logged, ruled):
+    """How a logged event differs from the one the rules give (None: it does not)."""
+    a, b = _fields(logged), _fields(ruled)
+    if a == b:
+        return None
+    if a.get("k") != b.get("k"):
+        return "is logged as %r" % a.get("k")
+    names = sorted(set(a) | set(b))
+    return "; ".join("the log says %s=%s, the rules say %s" % (n, json.dumps(a.get(n)), json.dumps(b.get(n)))
+                     for n in names if a.get(n) != b.get(n))
 
 
 def _counts(before, hands):

@@ -7,8 +7,9 @@ from .narrate import Narrator
 
 
 class _Cup:
-    def __init__(self, table):
+    def __init__(self, table, mark=True):
         self.table = table
+        self.mark = mark          # say which events came from a resend (or were derived)
 
 
 def event_of(rec):
@@ -23,8 +24,9 @@ def event_of(rec):
 class Teller:
     """`tell(rec)` -> the sentence for one record, or None; the table from `table()`."""
 
-    def __init__(self, table):
+    def __init__(self, table, mark=True):
         self.table = table
+        self.mark = mark          # say which events came from a resend (or were derived)
 
     def __call__(self, rec):
         t = self.table()
@@ -47,5 +49,5 @@ class Teller:
             line = "%s %s" % (ev.kind, list(ev.values))
         if not line:
             return None
-        mark = " (resent)" if rec.get("resent") or rec.get("derived") else ""
+        mark = " (resent)" if self.mark and (rec.get("resent") or rec.get("derived")) else ""
         return "%7.1fs %s%s" % (ev.t / 1000, line, mark)
