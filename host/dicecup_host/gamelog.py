@@ -8,7 +8,7 @@ recorded once, checked against a replica of the table, and split into games.
 
 Nothing here opens a port or a file (cmd_log.py, gamedb.py do). The identity of a
 record is what the cup wrote (seriallog.py): (table, term, version, index) for a public
-event, (cup, boot, counter) for a local one, so a line seen twice -- a resend, a
+event, (table, cup, boot, counter) for a local one, so a line seen twice -- a resend, a
 replayed capture, a reconnect -- is recorded once, and a reboot (a new boot) never
 hides a line. The Recorder holds its own replica of the table (the firmware's Table):
 every op is applied as it arrives, its state must be the one the cup logged, and the
@@ -114,7 +114,7 @@ def key(rec):
         return "s/%s/%d/%d" % (rec["by"], rec["tb"], rec["v"])
     if k == "gap":
         return "g/%d/%d/%d" % (rec["tb"], rec["from"], rec["to"])
-    return "l/%d/%d/%d" % (rec["cup"], rec["boot"], rec["n"])
+    return "l/%d/%d/%d/%d" % (rec.get("tb") or 0, rec["cup"], rec["boot"], rec["n"])
 
 
 class _Cup:
@@ -198,8 +198,7 @@ class Recorder:
     # ----- what arrives ---------------------------------------------------------------
     def _hello(self, rec):
         kk = key(rec)
-        if kk in self.seen:
-            return []
+        new = kk not in self.seen
         self.seen.add(kk)
         cup, boot = rec["cup"], rec["boot"]
         was = self.boots.get(cup)
@@ -207,7 +206,7 @@ class Recorder:
             self.notes.append("the cup rebooted (boot %d after %d)" % (boot, was))
         self.boots[cup] = boot
         self.ask()
-        return [rec]
+        return [rec] if new else []
 
     def _resend(self, rec):
         if self.tb is None:
