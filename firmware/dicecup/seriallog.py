@@ -108,6 +108,8 @@ class SerialLog:
         me = cup.me if cup.me is not None else -1
         h = sync.history
         if t.version > since and (not h or h[0][0] > since + 1):
+            if sync.shown != t.version:
+                return   # ops not yet shown: asked again, the snapshot will be of what was
             w('{"k":"resend","tb":%d,"tm":%d,"v":%d,"t":%d,"cup":%d,"snap":"' % (tb, t.term, t.version, cup.now, me))
             w(hexlify(t.snapshot()).decode())
             w('","state":"%s"}\n' % hexlify(t.digest_of()).decode())

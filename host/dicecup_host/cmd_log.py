@@ -103,6 +103,7 @@ class Logger:
         if data is None:
             for _, problem in self.lines.cut():
                 self._garbage(problem)
+            self.store.flush(force=True)
             try:
                 self.ser.close()
             except (OSError, serial.SerialException):
@@ -111,6 +112,8 @@ class Logger:
             return False
         if data:
             self.feed(data)
+        else:
+            self.store.flush()
         self._ask()
         return True
 

@@ -21,6 +21,8 @@ import time
 
 from dicecup.net import table as tbl
 
+COMMIT_S = 0.5
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (id INTEGER PRIMARY KEY, file TEXT UNIQUE, tb INTEGER, game_no INTEGER,
     rules TEXT, options TEXT, seats INTEGER, started_t INTEGER, ended_t INTEGER, winner INTEGER,
@@ -87,6 +89,7 @@ class GameStore:
         self.written = 0
         self._ended = None         # the version of the win: the file closes after its op
         self.base = None           # the logger's snapshot after a win: the next file's first line
+        self._committed = 0.0
 
     # ----- files ------------------------------------------------------------------
     def _open(self, rec, table):
@@ -173,10 +176,15 @@ class GameStore:
         opens = sum(1 for x in self.records if x.get("k") == "open")
         self.db.execute("UPDATE games SET rounds = ? WHERE id = ?", (max(opens, len(rows)), self.game_id))
 
-    def flush(self):
+    def flush(self, force=False):
+        """The game file at once; the database at most every COMMIT_S (a commit
+        waits for the disk), and always when forced (a disconnect, the end)."""
         if self.fh is not None:
             self.fh.flush()
-        self.db.commit()
+        now = time.monotonic()
+        if force or now - self._committed >= COMMIT_S:
+            self.db.commit()
+            self._committed = now
 
     def close(self):
         if self.fh is not None:

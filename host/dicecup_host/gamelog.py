@@ -112,6 +112,8 @@ def key(rec):
         return "p/%d/%d/%d/%d" % (rec["tb"], rec["tm"], rec["v"], rec["i"])
     if k == "snapshot" and rec.get("by"):
         return "s/%s/%d/%d" % (rec["by"], rec["tb"], rec["v"])
+    if k == "resend":
+        return "r/%d/%d/%d" % (rec["tb"], rec.get("tm", 0), rec["v"])
     if k == "gap":
         return "g/%d/%d/%d" % (rec["tb"], rec["from"], rec["to"])
     return "l/%d/%d/%d/%d" % (rec.get("tb") or 0, rec["cup"], rec["boot"], rec["n"])
@@ -175,6 +177,7 @@ class Recorder:
         if kk in self.seen:
             return []
         if "i" not in rec:
+            self._boot(rec["cup"], rec["boot"])
             if k == "snapshot":
                 return self._snapshot(rec)
             self.seen.add(kk)
@@ -200,13 +203,17 @@ class Recorder:
         kk = key(rec)
         new = kk not in self.seen
         self.seen.add(kk)
-        cup, boot = rec["cup"], rec["boot"]
-        was = self.boots.get(cup)
-        if was is not None and was != boot:
-            self.notes.append("the cup rebooted (boot %d after %d)" % (boot, was))
-        self.boots[cup] = boot
+        self._boot(rec["cup"], rec["boot"])
         self.ask()
         return [rec] if new else []
+
+    def _boot(self, cup, boot):
+        """A cup's boot counter, from its hello or any local line: a new one is a reboot."""
+        was = self.boots.get(cup)
+        if was is not None and boot > was:
+            self.notes.append("the cup rebooted (boot %d after %d)" % (boot, was))
+        if was is None or boot > was:
+            self.boots[cup] = boot
 
     def _resend(self, rec):
         if self.tb is None:
