@@ -55,9 +55,9 @@ def _run(args):
         r, rec = replay.check_bytes(data)
         kind = "game log"
     if rec.table is None or not r.ops:
-        for n in r.notes[:5]:
-            print("dicecup replay: " + n, file=sys.stderr)
-        return _unreadable("%s: no game in it (no op of a table)" % path)
+        skipped = sum(1 for n in r.notes if n.endswith("(skipped)"))
+        return _unreadable("%s: no game in it (no op of a table%s)" % (
+            path, "; %d lines of garbage or broken JSON" % skipped if skipped else ""))
     print("%s: %s, %d records, %d ops, %d game(s)" % (path, kind, r.records, r.ops, r.games))
     if not args.quiet:
         for line in r.told:
