@@ -154,13 +154,19 @@ def redraw(buf, sc, parts):
 
 def _turn_dice(buf, sc):
     # my dice under the cup turned up (sc.peek) or down: their face boxes only
+    _cup_dice(buf, sc, dice.turn)
+
+
+def _cup_dice(buf, sc, paint):
+    """Paint each die under my cup (face down, or up while I peek) with `paint`
+    (dice.draw, or dice.turn for their face boxes alone); returns the x after them."""
     v = sc.view
     hand = v.hand
-    n = _under_cup(v)
-    x = _strip_x(v, n)
-    for i in range(n):
-        dice.turn(buf, _hidden_face(sc, hand, i), x, _BAND, dice.SMALL)
+    x = _strip_x(v, _under_cup(v))
+    for i in range(_under_cup(v)):
+        paint(buf, _hidden_face(sc, hand, i), x, _BAND, dice.SMALL)
         x += _PITCH
+    return x
 
 
 def _under_cup(v):
@@ -182,12 +188,7 @@ def _my_dice(buf, sc):
     """My dice, flush right in the bid band: those under my cup face down (grey), or
     face up while I peek; then my set-aside dice (Bluff's reroll), public: hollow, up."""
     v = sc.view
-    hand = v.hand
-    n = _under_cup(v)
-    x = _strip_x(v, n)
-    for i in range(n):
-        dice.draw(buf, _hidden_face(sc, hand, i), x, _BAND, dice.SMALL)
-        x += _PITCH
+    x = _cup_dice(buf, sc, dice.draw)
     if v.aside:
         for f in v.aside[v.seat]:
             dice.draw(buf, _face(sc, f), x, _BAND, dice.SMALL, True)
