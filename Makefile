@@ -3,12 +3,11 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-PORT ?=
 RULES ?= perudo
 CUPS ?= 4
 SEED ?= 1
 
-.PHONY: install test test-fast sim bench mpy fw32 flash repl monitor clean
+.PHONY: install test test-fast sim bench mpy fw32 flash repl monitor vboard clean
 
 $(STAMP): pyproject.toml drivers.txt
 	$(PYTHON) -m venv $(VENV)
@@ -45,16 +44,28 @@ mpy: install
 fw32: install
 	$(BIN)/python -c "from dicecup_host import fw32; print(fw32.build())"
 
-# PORT found when exactly one board is attached; BOARD a name or a board file; FIRMWARE a MicroPython .bin
+# The cup firmware onto a board: PORT (default: the one ESP32 board attached), BOARD (a name
+# in hardware/boards or a board file's path), FIRMWARE (a MicroPython .bin: erase and write it
+# first; the chip is the board file's, CHIP only overrides), NAME, CUPLANG, PLAY + BOTS (the cup
+# boots as master of a table of bots and plays a game).
 flash: install
-	$(BIN)/dicecup flash $(if $(PORT),--port $(PORT)) $(if $(BOARD),--board $(BOARD)) $(if $(FIRMWARE),--firmware $(FIRMWARE)) $(if $(CHIP),--chip $(CHIP)) $(if $(NAME),--name $(NAME)) $(if $(CUPLANG),--lang $(CUPLANG))
+	$(BIN)/dicecup flash $(if $(PORT),--port "$(PORT)") $(if $(BOARD),--board "$(BOARD)") \
+	  $(if $(FIRMWARE),--firmware "$(FIRMWARE)") $(if $(CHIP),--chip $(CHIP)) $(if $(NAME),--name "$(NAME)") \
+	  $(if $(CUPLANG),--lang $(CUPLANG)) $(if $(PLAY),--play $(PLAY)) $(if $(BOTS),--bots $(BOTS))
 
-# the cup's REPL, and its serial output (Ctrl-] leaves either)
+# MicroPython's REPL on the cup (mpremote; Ctrl-] leaves); the cup's serial output as it comes
+# (pyserial's miniterm, the game keeps running; Ctrl-] leaves)
 repl: install
-	$(BIN)/mpremote connect $(or $(PORT),auto) repl
+	@port=$$($(BIN)/dicecup flash --which-port $(if $(PORT),--port "$(PORT)")) && \
+	  $(BIN)/python -m mpremote connect "$$port" repl
 
 monitor: install
-	$(BIN)/python -m serial.tools.miniterm --raw $(or $(PORT),$(error give PORT=...)) 115200
+	@port=$$($(BIN)/dicecup flash --which-port $(if $(PORT),--port "$(PORT)")) && \
+	  $(BIN)/python -m serial.tools.miniterm --raw --eol LF "$$port" 115200
+
+# A virtual cup on a pty (first line: the port); PLAY=perudo BOTS=3 lets it play a game
+vboard: install
+	$(BIN)/dicecup vboard $(if $(LINK),--link "$(LINK)") $(if $(PLAY),--play $(PLAY)) $(if $(BOTS),--bots $(BOTS))
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

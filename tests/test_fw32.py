@@ -221,3 +221,5 @@ def test_a_whole_cpace_join_runs_in_the_32_bit_build_and_its_cost_is_measured(fw
           % (figs["master_ms"] * 20, figs["joiner_ms"] * 20, figs["pair_ms"] * 20))
     assert figs["frames"] <= 12 and figs["largest"] <= 250
     assert 0 < figs["master_ms"] < 500 and 0 < figs["joiner_ms"] < 500, out
+    # once joined, neither cup keeps CPace (pake, x25519, sha512: ~2.5 KB frozen) in RAM
+    assert figs["held_modules"] == 0, out

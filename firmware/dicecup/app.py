@@ -154,7 +154,7 @@ def default_sleep(ms):
 class App:
     """The cup in play; see the module docstring. `sleep(ms)`: the one awaitable sleep."""
 
-    def __init__(self, hw, cup, ui, transport, clock, sleep=None, store=None, out=None):
+    def __init__(self, hw, cup, ui, transport, clock, sleep=None, store=None, out=None, inp=None):
         self.hw = hw
         self.cup = cup
         self.ui = ui
@@ -163,6 +163,8 @@ class App:
         self.sleep = sleep or default_sleep
         self.store = store
         self.out = out                 # serial write(str) for the event log; None: none
+        self.inp = inp                 # serial read: () -> a line the host wrote, or None
+        self.log = None                # the serial log (seriallog.py), when `out` is given
         self.running = False
         self.tasks = []
         self.restarts = {}             # task name -> times it was restarted
@@ -189,7 +191,9 @@ class App:
         self.board = hw.board if hw is not None else None
         if out is not None:
             from .seriallog import SerialLog
-            cup.listen(SerialLog(out, cup))
+            self.log = SerialLog(out, cup)
+            cup.listen(self.log)
+            self.log.hello()
         cup.listen(self._on_event, private=True)
         if store is not None:
             lang = store.get("lang")

@@ -11,6 +11,7 @@ _BUSY_MS = const(5)    # buttons: poll this often while one is down or bouncing
 _IDLE_BTN_MS = const(20)   # ...and this often without a ThreadSafeFlag (CPython)
 PUSH_GAP_MS = const(20)    # the screen: at most one push this often (see screen())
 HEAL_MS = const(1000)      # ...and one page re-sent this often when nothing changed
+SERIAL_MS = const(250)     # serial: the host's requests looked at this often
 
 
 async def radio(app):
@@ -181,6 +182,19 @@ async def battery(app):
         await app.sleep(BATTERY_MS)
 
 
+async def serial(app):
+    """Lines the host writes to the cup's serial port (`dicecup log` asking for what it
+    missed, seriallog.py), looked at every SERIAL_MS."""
+    if app.inp is None or app.log is None:
+        return
+    while app.running:
+        line = app.inp()
+        while line is not None:
+            app.log.heard(line)
+            line = app.inp()
+        await app.sleep(SERIAL_MS)
+
+
 TASKS = {"radio": radio, "buttons": buttons, "motion": motion, "screen": screen,
-         "battery": battery}
-NAMES = ("radio", "buttons", "motion", "screen", "battery")
+         "battery": battery, "serial": serial}
+NAMES = ("radio", "buttons", "motion", "screen", "battery", "serial")

@@ -67,8 +67,44 @@ def make_clock():
     return clock
 
 
+class SerialLines:
+    """What the host writes to the cup's serial port, one line at a time, never waiting
+    (select.poll with a 0 timeout): `dicecup log` asking for what it missed. A line
+    longer than LINE is cut (requests are short)."""
+
+    LINE = 64
+
+    def __init__(self, stream):
+        import select
+        self.stream = stream
+        self.poll = select.poll()
+        self.poll.register(stream, select.POLLIN)
+        self.part = ""
+
+    def __call__(self):
+        while self.poll.poll(0):
+            c = self.stream.read(1)
+            if not c:
+                return None
+            if c == "\n":
+                line = self.part
+                self.part = ""
+                return line
+            if c != "\r" and len(self.part) < self.LINE:
+                self.part += c
+        return None
+
+
+def serial_lines(stream):
+    """A SerialLines on `stream`, or None where it cannot be polled."""
+    try:
+        return SerialLines(stream)
+    except Exception:  # noqa: BLE001 - no select, or a stream that cannot be polled
+        return None
+
+
 def make_app(hw, transport, store, clock, ui=None, sleep=None, out=None, random_bytes=None,
-             name=None):
+             name=None, inp=None):
     """The Cup (strict=False: a bug is logged and survived) and the App around it,
     with the real UI (ui/ui.py) for the board's buttons unless `ui` is given."""
     from .app import App
@@ -85,7 +121,7 @@ def make_app(hw, transport, store, clock, ui=None, sleep=None, out=None, random_
         from .ui.controls import BOARD4
         names = hw.board.button_names() if hw is not None and hw.board is not None else BOARD4
         ui = Ui(names)    # (the App hands it the language kept in flash: on_setting)
-    return App(hw, cup, ui, transport, clock, sleep=sleep, store=store, out=out)
+    return App(hw, cup, ui, transport, clock, sleep=sleep, store=store, out=out, inp=inp)
 
 
 def boot(path=None, ui=None, out=print, run_ms=None, selftest_ms=None):
@@ -98,10 +134,24 @@ def boot(path=None, ui=None, out=print, run_ms=None, selftest_ms=None):
     import asyncio
     from .net.store import FileStore
     transport = open_radio(out)
-    app = make_app(hw, transport, FileStore(STORE_ROOT), make_clock(), ui=ui, out=sys.stdout.write)
+    store = FileStore(STORE_ROOT)
+    app = make_app(hw, transport, store, make_clock(), ui=ui, out=sys.stdout.write,
+                   inp=serial_lines(sys.stdin))
     ms = run_ms if run_ms is not None else RUN_MS
+    game = None
+    if store.get("play"):    # a cup set to play by itself (demo.py)
+        from . import demo
+        try:
+            game = demo.parse(store.get("play"))
+        except ValueError as e:
+            out("dicecup: %s" % e)
+
+    async def main():
+        if game is not None:
+            asyncio.create_task(demo.play(app, game[0], game[1], out))
+        await app.run(ms)
     try:
-        asyncio.run(app.run(ms))
+        asyncio.run(main())
     except KeyboardInterrupt:
         app.stop()
         out("dicecup: stopped (Ctrl-C): the REPL is yours")

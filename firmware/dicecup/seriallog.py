@@ -11,6 +11,14 @@ cup's own dice and commitments) are never written.
 
 The line is written in pieces straight to the port (jsonw.write): nothing the size of
 a line is allocated, and nothing at all is built for a cup with no log attached.
+
+Nothing lost when the cable was out: a line the port could not carry is gone, so the
+host asks again. `hello()` (at boot) says which boot this is; a host that (re)opens the
+port writes `#dicecup since V` (a Python comment, harmless should the REPL get it), and
+`heard(line)` answers with the ops after version V the cup still holds (its sync
+history, what it has shown), one `resend` line each, or -- when V is older than that --
+one `resend` line carrying the table's snapshot. The host re-derives every public event
+from those ops with the same engine, so none is lost, and drops what it already has.
 """
 from binascii import hexlify
 
@@ -65,6 +73,52 @@ class SerialLog:
             _value(v, w)
         w("}\n")
         self.lines += 1
+
+
+    def hello(self):
+        """The first line of a boot: which boot, which cup, where its table stands."""
+        cup = self.cup
+        t = cup.table
+        self.write('{"k":"hello","tb":%d,"tm":%d,"v":%d,"boot":%d,"n":0,"t":%d,"cup":%d}\n' % (
+            cup.keys.tid or 0, t.term if t else 0, t.version if t else 0, cup.boot, cup.now,
+            cup.me if cup.me is not None else -1))
+
+    def heard(self, line):
+        """A line from the host: `#dicecup since V` resends what came after version V.
+        True if it was such a request."""
+        if not line.startswith("#dicecup since "):
+            return False
+        try:
+            since = int(line[15:].strip())
+        except ValueError:
+            return False
+        self.resend(since)
+        return True
+
+    def resend(self, since):
+        """The ops after version `since` that were shown, from the cup's history; the
+        table's snapshot first when the history does not reach back that far."""
+        cup = self.cup
+        t = cup.table
+        if t is None:
+            return
+        w = self.write
+        sync = cup.sync
+        tb = cup.keys.tid or 0
+        me = cup.me if cup.me is not None else -1
+        h = sync.history
+        if t.version > since and (not h or h[0][0] > since + 1):
+            if sync.shown != t.version:
+                return   # ops not yet shown: asked again, the snapshot will be of what was
+            w('{"k":"resend","tb":%d,"tm":%d,"v":%d,"t":%d,"cup":%d,"snap":"' % (tb, t.term, t.version, cup.now, me))
+            w(hexlify(t.snapshot()).decode())
+            w('","state":"%s"}\n' % hexlify(t.digest_of()).decode())
+            return
+        for e in h:
+            if since < e[0] <= sync.shown:
+                w('{"k":"resend","tb":%d,"tm":%d,"v":%d,"t":%d,"cup":%d,"hex":"' % (tb, e[1], e[0], cup.now, me))
+                w(hexlify(e[3]).decode())
+                w('"}\n')
 
 
 class Lines:

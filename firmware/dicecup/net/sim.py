@@ -34,6 +34,7 @@ counted in `frames`.
 The trace records every frame and the fate of every copy; `save_trace` writes it
 as text (format below) and `load_trace` reads it back.
 """
+from ..rng import Rng  # noqa: F401 - re-exported: net.sim.Rng is the medium's PRNG
 from .transport import BROADCAST, MAX_CUPS, MTU, RX_OVERHEAD, RXBUF, RxQueue, Transport, check_frame, hexaddr
 
 try:
@@ -62,33 +63,6 @@ TRACE_DOC = (
     "# fate delivered, lost, partition, dead, frozen, overflow, nobody);\n"
     "# dup marks the extra copy of a duplicated frame. Addresses are 12 hex digits.\n"
 )
-
-
-class Rng:
-    """A small seeded PRNG (xorshift32), identical on CPython and MicroPython, so a
-    seed means the same run on both."""
-
-    def __init__(self, seed=1):
-        s = (seed * 2654435761 + 0x9E3779B9) & 0xFFFFFFFF
-        self._s = s or 0x6D2B79F5
-        for _ in range(4):
-            self._next()
-
-    def _next(self):
-        s = self._s
-        s ^= (s << 13) & 0xFFFFFFFF
-        s ^= s >> 17
-        s ^= (s << 5) & 0xFFFFFFFF
-        self._s = s
-        return s
-
-    def random(self):
-        """A float in [0, 1)."""
-        return self._next() / 4294967296.0
-
-    def randrange(self, n):
-        """An int in [0, n) (n >= 1)."""
-        return self._next() % n
 
 
 def _as_rng(rng):

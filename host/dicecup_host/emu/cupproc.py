@@ -256,7 +256,7 @@ def quiet_bus(bus):
 
 def seeded_bytes(seed):
     """The cup's random bytes from the firmware's seeded xorshift: one seed, one game."""
-    from dicecup.net.sim import Rng
+    from dicecup.rng import Rng
     r = Rng(seed)
 
     def random_bytes(n):
@@ -380,7 +380,7 @@ async def engine_player(app, cfg, step, hand, sleep):
     from dicecup import bots
     from dicecup.engine import BANK_OR_ROLL, BID, KEEP
     from dicecup.engine.actions import kind
-    from dicecup.net.sim import Rng
+    from dicecup.rng import Rng
     cup = app.cup
     rng = Rng(cfg["seed"] * 31 + cfg["i"])
     seen = watch_views(app)
@@ -441,7 +441,7 @@ async def buttons_player(app, cfg, step, hand, sleep):
     menu and starts; the others pick "join" and type the code the host relays. Moves
     are dicecup.bots' choices on the View the Ui shows (thumb.Player); rolls are shakes."""
     from dicecup_host.emu.thumb import SHAKE, Player, choose
-    from dicecup.net.sim import Rng
+    from dicecup.rng import Rng
     ui = app.ui
     cup = app.cup
     player = Player(app.hw.board.button_names(), Rng(cfg["seed"] * 31 + cfg["i"]))

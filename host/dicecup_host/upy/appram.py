@@ -84,7 +84,7 @@ def setup(n):
         marks.append("hardware")
     elif n == 2:
         from dicecup import appboot
-        from dicecup.net.sim import Rng
+        from dicecup.rng import Rng
         from dicecup.net.store import FileStore
         from dicecup.ui.ui import Ui
         import os
@@ -129,7 +129,7 @@ async def person(app):
 
 async def play(app):
     from dicecup import bots
-    from dicecup.net.sim import Rng
+    from dicecup.rng import Rng
     cup = app.cup
     rng = Rng(7)
 

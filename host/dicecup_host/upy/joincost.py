@@ -7,6 +7,7 @@ snapshot, the first pairwise keys). Time is what each cup spends in its own call
 pair) and one broadcast's tags to five members (the per-frame cost). Prints
 
     join master_ms=<ms> joiner_ms=<ms> frames=<n> bytes=<n> largest=<bytes>
+    held held_modules=<n>     (CPace's modules still imported after the join: 0)
     pair pair_ms=<ms>
     broadcast5 broadcast_ms=<ms> hmacs=5
 """
@@ -83,6 +84,10 @@ deliver(B)
 deliver(A)
 print("join master_ms=%.1f joiner_ms=%.1f frames=%d bytes=%d largest=%d"
       % (spent[A] / 1000, spent[B] / 1000, frames, nbytes, largest))
+
+import sys  # noqa: E402
+from dicecup.net.lobby import JOIN_MODULES  # noqa: E402
+print("held held_modules=%d" % sum(1 for name in JOIN_MODULES if name in sys.modules))
 
 ring = master.keys.ring
 t = ticks()

@@ -15,7 +15,7 @@ import micropython
 from dicecup.autoplay import Autoplayer
 from dicecup.net import fair
 from dicecup.net.cup import Cup
-from dicecup.net.sim import Rng
+from dicecup.rng import Rng
 from dicecup.net.store import MemStore
 from dicecup.net.table import DONE
 from dicecup.seriallog import SerialLog

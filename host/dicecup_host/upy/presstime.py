@@ -50,7 +50,7 @@ REPEATS = int(sys.argv[2])
 from dicecup.hw import board as fwb
 from dicecup.hw.buttons import LONG, PRESS
 from dicecup import appboot, bots
-from dicecup.net.sim import Rng
+from dicecup.rng import Rng
 from dicecup.net.store import MemStore
 from dicecup.ui.screens import draw as whole_draw
 from dicecup.ui.ui import Ui

@@ -1,0 +1,585 @@
+"""A virtual cup on a pseudo-terminal: what `dicecup vboard` serves.
+
+    board = VBoard(flash_dir, board_file, heap_kb=1024, link=None)
+    board.serve(on_status=print)       # until stop(); the pty path is board.port
+
+Three parts, one concern each:
+* `Runtime` -- the board's MicroPython: the unix port (`micropython` from PyPI) running
+  upy/vbagent.py, with the emulated chips wired as the board file says and the flash
+  folder mounted as `/`. A reset is a new process (a fresh heap), as on a cup.
+* `Repl` -- what a cup's USB serial port answers, byte by byte: the friendly REPL
+  (echo, `>>>`, Ctrl-C/D/E), the raw REPL (Ctrl-A, `OK`, output, \\x04, error, \\x04,
+  `>`), raw-paste (`\\x05A\\x01`, flow-control windows) and soft reboot
+  (`MPY: soft reboot`), after MicroPython's shared/runtime/pyexec.c. Real mpremote
+  runs against it: exec, fs cp (its sha256 check too), ls, soft-reset, reset.
+* `VBoard` -- the pty ("the cable"), the loop that moves bytes between the pty, the
+  Repl and the runtime, and what a person does to a board: unplug and plug the cable
+  back (`replug`: a new pty, the same `link` symlink; the cup runs on its battery
+  meanwhile and what it prints is lost, as on a wire nobody listens to) and press
+  reset (`reboot`: main.py runs again).
+
+Output goes out as a cup's does: "\\n" becomes "\\r\\n"; nobody on the pty means it is
+dropped, not queued for the next reader.
+"""
+import errno
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import termios
+import time
+import tty
+from pathlib import Path
+
+from . import mpy
+
+AGENT = Path(__file__).resolve().parent / "upy" / "vbagent.py"
+MARK = b"\x1e\x1fVB"
+RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
+WINDOW = 256          # raw-paste flow-control window (a cup's stdin buffer is 512, half each)
+MAX_PENDING = 1 << 18  # bytes kept for a slow reader before the oldest are dropped
+
+
+def wiring(board):
+    """The board file's wiring as the agent needs it (a dicecup.hw.board.Board in)."""
+    return {"chip": board.chip, "scl": board.scl, "sda": board.sda, "accel_addr": board.accel_addr,
+            "int1": board.int1, "mount": list(board.mount), "display_addr": board.display_addr,
+            "battery_pin": board.battery_pin, "battery_divider": board.battery_divider}
+
+
+class Runtime:
+    """The board's MicroPython process. `feed()` reads what it printed and returns
+    [("out", bytes) | ("done", kind, traceback bytes)] (see upy/vbagent.py)."""
+
+    def __init__(self, flash, wire, heap_kb=1024):
+        self.flash = str(Path(flash).resolve())
+        self.wire = wire
+        self.heap_kb = heap_kb
+        self.proc = None
+        self.buf = b""
+        self.tail = b""          # the last bytes it printed (said when it dies)
+        self.busy = False
+        self.up = False          # the interpreter said it is up (SIGINT is safe)
+        self.cid = 0             # the last command's id (its marker carries it)
+        self.going = False       # it said it runs (G): SIGINT reaches the code
+        self.held = False        # a Ctrl-C that came before it was
+
+    def start(self):
+        from . import emu
+        env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(emu.build_mpy()), ".frozen"]))
+        cmd = [mpy._tool("micropython"), "-X", "heapsize=%dK" % self.heap_kb, str(AGENT), self.flash,
+               json.dumps(self.wire) if self.wire else ""]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, env=env, bufsize=0, cwd=self.flash)
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        self.buf = b""
+        self.busy = False
+        self.up = False
+        self.held = False
+        self.going = False
+
+    @property
+    def fd(self):
+        return self.proc.stdout.fileno() if self.proc else None
+
+    def run(self, kind, src):
+        """Start running `src` (bytes): kind X (file input), S (one REPL line), F (a file).
+        Nothing runs on a board whose interpreter is gone (until the next reset)."""
+        if self.proc is None:
+            return
+        self.busy = True
+        self.going = False
+        self.cid += 1
+        try:
+            self.proc.stdin.write(b"%s %d %d\n" % (kind.encode(), self.cid, len(src)) + src)
+        except (BrokenPipeError, OSError):
+            pass   # it died: feed() reports the end
+
+    def interrupt(self):
+        """Ctrl-C: a KeyboardInterrupt in the running code. Until the command says it
+        runs (G) it is held back: a SIGINT then would hit the interpreter, not the code."""
+        if not self.going:
+            self.held = self.busy
+        elif self.busy and self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+
+    def stop(self):
+        p = self.proc
+        self.proc = None
+        self.busy = False
+        if p is None:
+            return
+        if p.poll() is None:
+            p.kill()
+        p.wait()
+        for f in (p.stdin, p.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+    def feed(self):
+        out = []
+        try:
+            data = os.read(self.fd, 65536)
+        except BlockingIOError:
+            return out
+        if not data:   # the interpreter is gone (a crash): said, then the run ends
+            status = self.proc.wait()
+            self.stop()
+            out.append(("died", status, self.buf + self.tail))
+            out.append(("done", "E", b""))
+            return out
+        self.tail = (self.tail + data)[-400:]
+        buf = self.buf + data
+        while buf:
+            i = buf.find(MARK)
+            if i < 0:
+                keep = 0   # a marker cut in two: hold back its start
+                for k in range(1, len(MARK)):
+                    if buf.endswith(MARK[:k]):
+                        keep = k
+                if len(buf) > keep:
+                    out.append(("out", buf[:len(buf) - keep]))
+                buf = buf[len(buf) - keep:]
+                break
+            if i:
+                out.append(("out", buf[:i]))
+            nl = buf.find(b"\n", i)
+            if nl < 0:
+                buf = buf[i:]
+                break
+            head = buf[i + len(MARK):nl]
+            cid, n = (int(x) for x in head[1:].split())
+            if len(buf) < nl + 1 + n:
+                buf = buf[i:]
+                break
+            if head[:1] == b"O":
+                self.up = True
+            elif head[:1] == b"G":
+                if cid == self.cid and self.busy:
+                    self.going = True
+                    if self.held:
+                        self.held = False
+                        self.interrupt()
+            elif cid == self.cid and self.busy:   # (a repeat for the same command is dropped)
+                self.busy = False
+                self.going = False
+                out.append(("done", head[:1].decode(), buf[nl + 1:nl + 1 + n]))
+            buf = buf[nl + 1 + n:]
+        self.buf = buf
+        return out
+
+
+def cooked(data):
+    """A cup's serial output: every \\n sent as \\r\\n."""
+    return data.replace(b"\n", b"\r\n")
+
+
+class Repl:
+    """MicroPython's REPL on the serial port (shared/runtime/pyexec.c), driving a Runtime.
+    `write(bytes)` sends to the pty."""
+
+    BANNER = b"MicroPython (virtual dice cup: unix port, emulated chips) with %s\r\nType \"help()\" for more information.\r\n"
+
+    def __init__(self, runtime, write, chip="ESP32"):
+        self.rt = runtime
+        self.write = write
+        self.chip = chip.upper().encode()
+        self.raw = False
+        self.line = bytearray()
+        self.block = []           # friendly REPL: lines of a block being typed (after a ':')
+        self.paste = None         # friendly paste mode (Ctrl-E): the text so far
+        self.rawpaste = None      # raw-paste: [data, bytes left in the window]
+        self.queue = bytearray()  # bytes that came while code ran (a cup's stdin buffer)
+        self.after = []           # what runs when the current run ends: ("F", name) | "prompt"
+        self.resets = 0
+
+    # ----- power and resets ------------------------------------------------------------
+    def power_on(self, soft=False):
+        """A (re)start: the interpreter anew, boot.py, then main.py unless in the raw REPL."""
+        self.rt.stop()
+        self.queue = bytearray()
+        self.line = bytearray()
+        self.block = []
+        self.paste = None
+        self.rawpaste = None
+        self.resets += 1
+        if soft:
+            self.write(b"MPY: soft reboot\r\n")
+        else:
+            self.raw = False
+        self.rt.start()
+        self.after = [("F", b"boot.py")]
+        if not self.raw:
+            self.after.append(("F", b"main.py"))
+        self.after.append("prompt")
+        self._next()
+
+    def _next(self):
+        while self.after and not self.rt.busy:
+            step = self.after.pop(0)
+            if step == "prompt":
+                self.write(RAW_BANNER + b">" if self.raw else self.BANNER % self.chip + b">>> ")
+                self._drain()
+            else:
+                self.rt.run(step[0], step[1])
+
+    def _drain(self):
+        q = self.queue
+        self.queue = bytearray()
+        for b in q:
+            self.feed(b)
+
+    def done(self, kind, err):
+        """The runtime finished a run (kind E, R reset, S soft reset)."""
+        if kind == "R":
+            self.power_on()
+            return
+        if kind == "S":
+            self.power_on(soft=True)
+            return
+        if self.after:
+            if err:
+                self.write(cooked(err))
+            self._next()
+            return
+        if self.raw:
+            self.write(b"\x04" + cooked(err) + b"\x04>")
+        else:
+            self.write(cooked(err) + b">>> ")
+        self._drain()
+
+    # ----- bytes from the pty ----------------------------------------------------------
+    def feed(self, b):
+        """One byte typed on the serial port."""
+        if self.rt.busy or self.after:
+            if b == 3:
+                self.rt.interrupt()
+            else:
+                self.queue.append(b)
+            return
+        if self.rawpaste is not None:
+            return self._rawpaste(b)
+        if self.raw:
+            return self._raw(b)
+        return self._friendly(b)
+
+    def _raw(self, b):
+        line = self.line
+        if b == 1:  # Ctrl-A
+            if len(line) == 2 and line[0] == 5:
+                self.line = bytearray()
+                if line[1] != ord("A"):
+                    self.write(b"R\x00")
+                    return
+                self.write(b"R\x01" + bytes([WINDOW & 0xFF, WINDOW >> 8]) + b"\x01")
+                self.rawpaste = [bytearray(), WINDOW]
+                return
+            self.line = bytearray()
+            self.write(RAW_BANNER + b">")
+        elif b == 2:  # Ctrl-B: the friendly REPL
+            self.raw = False
+            self.line = bytearray()
+            self.write(b"\r\n" + self.BANNER % self.chip + b">>> ")
+        elif b == 3:
+            self.line = bytearray()
+        elif b == 4:
+            self.write(b"OK")
+            if not line:
+                self.write(b"\r\n")
+                self.power_on(soft=True)
+                return
+            self.line = bytearray()
+            self.rt.run("X", bytes(line))
+        else:
+            line.append(b)
+
+    def _rawpaste(self, b):
+        data, left = self.rawpaste
+        if b == 4 or b == 3:
+            self.rawpaste = None
+            self.write(b"\x04")
+            if b == 3:
+                self.write(b">")
+                return
+            self.rt.run("X", bytes(data))
+            return
+        data.append(b)
+        left -= 1
+        if left == 0:
+            self.write(b"\x01")
+            left = WINDOW
+        self.rawpaste[1] = left
+
+    def _friendly(self, b):
+        if self.paste is not None:
+            if b == 3:
+                self.paste = None
+                self.write(b"\r\n>>> ")
+            elif b == 4:
+                src = bytes(self.paste)
+                self.paste = None
+                self.write(b"\r\n")
+                self.rt.run("X", src)
+            else:
+                self.paste.append(b)
+                self.write(b"\r\n=== " if b == 13 else bytes([b]))
+            return
+        if b == 1:
+            self.raw = True
+            self.line = bytearray()
+            self.block = []
+            self.write(b"\r\n" + RAW_BANNER + b">")
+        elif b == 2:
+            self.write(b"\r\n" + self.BANNER % self.chip + b">>> ")
+        elif b == 3:
+            self.line = bytearray()
+            self.block = []
+            self.write(b"\r\nKeyboardInterrupt\r\n>>> ")
+        elif b == 4:
+            if not self.line and not self.block:
+                self.write(b"\r\n")
+                self.power_on(soft=True)
+        elif b == 5:
+            self.line = bytearray()
+            self.block = []
+            self.paste = bytearray()
+            self.write(b"\r\npaste mode; Ctrl-C to cancel, Ctrl-D to finish\r\n=== ")
+        elif b in (8, 127):
+            if self.line:
+                self.line.pop()
+                self.write(b"\x08 \x08")
+        elif b == 13 or b == 10:
+            self._enter()
+        elif b >= 32 or b == 9:
+            self.line.append(b)
+            self.write(bytes([b]))
+
+    def _enter(self):
+        text = bytes(self.line)
+        self.line = bytearray()
+        self.write(b"\r\n")
+        if self.block:
+            if text.strip():
+                self.block.append(text)
+                self.write(b"... ")
+                return
+            src = b"\n".join(self.block) + b"\n"
+            self.block = []
+            self.rt.run("S", src)
+            return
+        if text.rstrip().endswith(b":"):
+            self.block = [text]
+            self.write(b"... ")
+            return
+        if not text.strip():
+            self.write(b">>> ")
+            return
+        self.rt.run("S", text)
+
+
+def _raw_tty(fd):
+    """The slave side as a serial port: no echo, no line editing, bytes as they are."""
+    tty.setraw(fd)
+    attrs = termios.tcgetattr(fd)
+    attrs[1] &= ~termios.OPOST
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+
+class VBoard:
+    """The virtual cup on a pty; see the module docstring."""
+
+    def __init__(self, flash, board, heap_kb=1024, link=None, unplug_s=1.0):
+        from dicecup.hw import board as fwb
+        b = fwb.load(str(board))
+        self.board = b
+        self.flash = Path(flash)
+        self.flash.mkdir(parents=True, exist_ok=True)
+        self.rt = Runtime(self.flash, wiring(b), heap_kb)
+        self.repl = Repl(self.rt, self._out, chip=b.chip)
+        self.link = Path(link).absolute() if link else None
+        self.unplug_s = unplug_s
+        self.master = None
+        self.port = None         # the pty's path (/dev/pts/N) while plugged in
+        self.pending = bytearray()
+        self.listening = False   # someone has the pty open
+        self.running = False
+        self.plug_at = None      # when an unplugged cable goes back in
+        self.status = print
+        self.dropped = 0
+        self._wake_r, self._wake_w = os.pipe()
+        self._asked = []         # signals and keys to act on, in the loop
+        self.keys = None         # a file descriptor whose characters are keys
+
+    # ----- the cable -------------------------------------------------------------------
+    def plug(self):
+        master, slave = os.openpty()
+        _raw_tty(slave)
+        self.port = os.ttyname(slave)
+        os.close(slave)          # nobody listens until someone opens the port
+        os.set_blocking(master, False)
+        self.master = master
+        self.listening = False
+        self.pending = bytearray()
+        if self.link is not None:
+            tmp = self.link.with_name(".%s.%d" % (self.link.name, os.getpid()))
+            if tmp.is_symlink() or tmp.exists():
+                tmp.unlink()
+            os.symlink(self.port, tmp)
+            os.replace(tmp, self.link)
+        return self.port
+
+    def unplug(self):
+        if self.master is not None:
+            os.close(self.master)
+        self.master = None
+        self.port = None
+        self.listening = False
+        self.pending = bytearray()
+
+    def replug(self, seconds=None):
+        """Pull the cable out; it goes back in `seconds` later (a new pty)."""
+        self.unplug()
+        self.plug_at = time.monotonic() + (self.unplug_s if seconds is None else seconds)
+        self.status("unplugged: the cup runs on its battery, its output is lost")
+
+    def reboot(self):
+        """The reset button: main.py runs again."""
+        self.status("reset")
+        self.repl.power_on()
+
+    def _out(self, data):
+        if self.master is None or not self._has_listener():
+            self.dropped += len(data)
+            return
+        self.pending += data
+        if len(self.pending) > MAX_PENDING:
+            self.dropped += len(self.pending) - MAX_PENDING
+            del self.pending[:len(self.pending) - MAX_PENDING]
+        self._flush()
+
+    def _has_listener(self):
+        p = select.poll()
+        p.register(self.master, select.POLLIN | select.POLLOUT)
+        ev = p.poll(0)
+        self.listening = not (ev and ev[0][1] & select.POLLHUP)
+        if not self.listening:
+            self.pending = bytearray()
+        return self.listening
+
+    def _flush(self):
+        while self.pending and self.master is not None:
+            try:
+                n = os.write(self.master, self.pending[:4096])
+            except BlockingIOError:
+                return
+            except OSError as e:
+                if e.errno in (errno.EIO, errno.EAGAIN):
+                    self.pending = bytearray()
+                    return
+                raise
+            del self.pending[:n]
+
+    # ----- requests from signals and keys ------------------------------------------------
+    def ask(self, what):
+        """Ask the loop to `replug`, `reboot` or `stop` (safe from a signal handler)."""
+        self._asked.append(what)
+        try:
+            os.write(self._wake_w, b"!")
+        except OSError:
+            pass
+
+    def key(self, ch):
+        what = {"u": "replug", "r": "reboot", "q": "stop"}.get(ch.lower())
+        if what:
+            self.ask(what)
+
+    # ----- the loop ----------------------------------------------------------------------
+    def serve(self, status=print, keys=None, ready=None):
+        """Plug in, power on, move bytes until stop(). `keys`: a file descriptor whose
+        characters are keys (u, r, q); `ready(port)` is called once the pty exists."""
+        self.status = status
+        self.running = True
+        self.plug()
+        if ready:
+            ready(self.port)
+        self.keys = keys
+        self.repl.power_on()
+        try:
+            while self.running:
+                self._step()
+        finally:
+            self.rt.stop()
+            self.unplug()
+            if self.link is not None and self.link.is_symlink():
+                self.link.unlink()
+            os.close(self._wake_r)
+            os.close(self._wake_w)
+
+    def stop(self):
+        self.running = False
+
+    def _step(self):
+        keys = self.keys
+        p = select.poll()
+        if self.master is not None:
+            if not self.listening:
+                self._has_listener()
+            if self.listening:
+                p.register(self.master, select.POLLIN | (select.POLLOUT if self.pending else 0))
+        rfd = self.rt.fd
+        if rfd is not None:
+            p.register(rfd, select.POLLIN)
+        p.register(self._wake_r, select.POLLIN)
+        if keys is not None:
+            p.register(keys, select.POLLIN)
+        timeout = 100 if self.master is None or not self.listening else 500
+        for fd, ev in p.poll(timeout):
+            if fd == self.master and self.master is not None:
+                if ev & select.POLLHUP:
+                    self.listening = False
+                    self.pending = bytearray()
+                    continue
+                if ev & select.POLLOUT:
+                    self._flush()
+                if ev & select.POLLIN:
+                    try:
+                        data = os.read(self.master, 4096)
+                    except OSError:
+                        data = b""
+                    for b in data:
+                        self.repl.feed(b)
+            elif fd == rfd and self.rt.fd == rfd:
+                for item in self.rt.feed():
+                    if item[0] == "out":
+                        self._out(cooked(item[1]))
+                    elif item[0] == "died":
+                        self.status("the board's MicroPython exited (status %s); r or SIGUSR2 resets it. It said: %s"
+                                    % (item[1], item[2].decode(errors="replace").strip()[-300:]))
+                    else:
+                        self.repl.done(item[1], item[2])
+            elif fd == self._wake_r:
+                os.read(self._wake_r, 64)
+            elif fd == keys:
+                try:
+                    data = os.read(keys, 64)
+                except OSError:
+                    data = b""
+                if not data:
+                    self.keys = None     # stdin closed: no more keys, the board serves on
+                for ch in data.decode(errors="replace"):
+                    self.key(ch)
+        while self._asked:
+            what = self._asked.pop(0)
+            if what == "stop":
+                self.running = False
+            elif what == "reboot":
+                self.reboot()
+            elif what == "replug" and self.master is not None:
+                self.replug()
+        if self.plug_at is not None and time.monotonic() >= self.plug_at:
+            self.plug_at = None
+            self.status("plugged in: %s" % self.plug())
