@@ -34,18 +34,30 @@ def test_seats_are_checked():
 
 
 class Term:
+    """A terminal of its own: a private tmux server (-L), so a parallel test's smaller
+    terminal can never resize this one, and a checked size before anything is asserted."""
+
     def __init__(self, name, cols, rows, cmd):
         self.name = name
-        subprocess.run([TMUX, "kill-session", "-t", name], capture_output=True)
-        subprocess.run([TMUX, "new-session", "-d", "-s", name, "-x", str(cols), "-y", str(rows), cmd], check=True,
-                       env=dict(os.environ, TERM="xterm-256color"))
+        self.tmux = [TMUX, "-L", "%s-%d" % (name, os.getpid()), "-f", os.devnull]
+        env = dict(os.environ, TERM="xterm-256color")
+        env.pop("TMUX", None)
+        subprocess.run(self.tmux + ["kill-server"], capture_output=True)
+        subprocess.run(self.tmux + ["new-session", "-d", "-s", name, "-x", str(cols), "-y", str(rows), cmd],
+                       check=True, env=env)
+        subprocess.run(self.tmux + ["set-option", "-t", name, "window-size", "manual"], capture_output=True)
+        subprocess.run(self.tmux + ["resize-window", "-t", name, "-x", str(cols), "-y", str(rows)],
+                       capture_output=True)
+        size = subprocess.run(self.tmux + ["display-message", "-p", "-t", name, "#{window_width}x#{window_height}"],
+                              capture_output=True, text=True).stdout.strip()
+        assert size == "%dx%d" % (cols, rows), "tmux gave a %s terminal, not %dx%d" % (size, cols, rows)
 
     def screen(self):
-        return subprocess.run([TMUX, "capture-pane", "-p", "-t", self.name], capture_output=True,
+        return subprocess.run(self.tmux + ["capture-pane", "-p", "-t", self.name], capture_output=True,
                               text=True).stdout
 
     def keys(self, *keys):
-        subprocess.run([TMUX, "send-keys", "-t", self.name] + list(keys), check=True)
+        subprocess.run(self.tmux + ["send-keys", "-t", self.name] + list(keys), check=True)
 
     def wait(self, text, timeout=60):
         end = time.monotonic() + timeout
@@ -57,7 +69,7 @@ class Term:
         raise AssertionError("%r never showed; the screen:\n%s" % (text, self.screen()))
 
     def close(self):
-        subprocess.run([TMUX, "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run(self.tmux + ["kill-server"], capture_output=True)
 
 
 def _cmd(args):
