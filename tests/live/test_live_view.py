@@ -33,6 +33,16 @@ def test_seats_are_checked():
         livetable.parse_seats("you,bot", cups=3)
 
 
+def test_every_built_bot_level_can_take_a_seat():
+    from dicecup import players
+    for kind in players.available():
+        assert livetable.parse_seats("you," + kind) == ["you", kind]
+        assert livetable.level(kind) == kind
+    assert livetable.level("bot") == "easy"
+    with pytest.raises(livetable.SeatsError, match="not a seat kind"):
+        livetable.parse_seats("you,expert")
+
+
 class Term:
     """A terminal of its own: a private tmux server (-L), so a parallel test's smaller
     terminal can never resize this one, and a checked size before anything is asserted."""
