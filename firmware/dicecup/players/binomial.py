@@ -6,9 +6,9 @@ when no legal bid is that likely it challenges. The opener bids the same way. It
 calls exact and never rerolls; out of turn it does nothing.
 
 Highest-ranking is the engine's order: `view.legal` lists bids lowest rank first, so
-the last bid that qualifies wins. The rule "ties go to the lower quantity, then the
-lower face" is kept by scanning in that order and replacing only on a strictly later
-bid; every rule set's ranks are distinct, so a tie never reaches it in practice.
+the last bid that qualifies wins. The issue's tie rule (lower quantity, then lower
+face) never has to decide: every rule set ranks its bids strictly (the engine's ladder
+is built on distinct ranks), so bids of equal chance are still told apart by rank.
 """
 from ..engine.actions import CHALLENGE
 from . import odds
