@@ -51,7 +51,8 @@ class Term:
         self.name = name
         self.tmux = [TMUX, "-L", "%s-%d" % (name, os.getpid()), "-f", os.devnull]
         env = dict(os.environ, TERM="xterm-256color")
-        env.pop("TMUX", None)
+        for var in ("TMUX", "COLUMNS", "LINES"):   # a stray COLUMNS/LINES beats the tty's size
+            env.pop(var, None)
         subprocess.run(self.tmux + ["kill-server"], capture_output=True)
         subprocess.run(self.tmux + ["new-session", "-d", "-s", name, "-x", str(cols), "-y", str(rows), cmd],
                        check=True, env=env)
@@ -87,7 +88,7 @@ class Term:
 
 
 def _cmd(args):
-    return "cd %s && %s -m dicecup_host.cli sim %s; sleep 30" % (
+    return "unset COLUMNS LINES; cd %s && %s -m dicecup_host.cli sim %s; sleep 30" % (
         os.getcwd(), sys.executable, args)
 
 
