@@ -67,12 +67,15 @@ def player(kind_name):
     return players.get(kind_name)
 
 
-def play(rules, seats, seed, options=None, max_steps=5000, on_decision=None):
+def play(rules, seats, seed, options=None, max_steps=5000, on_decision=None, make_rng=None):
     """One seeded game; `seats` a list of player modules. Returns the winning seat.
-    `on_decision(seat, view, action)` sees every decision (tests check legality)."""
+    `on_decision(seat, view, action)` sees every decision (tests check legality);
+    `make_rng(seed)` makes the dice's and each seat's rng (default random.Random; a test
+    gives MicroPython and CPython the same one)."""
     n = len(seats)
-    rng = random.Random(seed)
-    rngs = [random.Random(seed * 7919 + s) for s in range(n)]
+    make_rng = make_rng or random.Random
+    rng = make_rng(seed)
+    rngs = [make_rng(seed * 7919 + s) for s in range(n)]
     g = new_game(rules, n, options, opener=seed % n)
     hands = [[] for _ in range(n)]
     steps = 0

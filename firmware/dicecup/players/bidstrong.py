@@ -21,6 +21,7 @@ Bluff's reroll: as the normal player, judged by this belief. Dix mille is not he
 (players/strong.py dispatches it).
 """
 from ..engine.actions import CHALLENGE, EXACT, reroll as _reroll
+from .odds import seen
 
 S = 16384          # one, in fixed point
 _SH = 14
@@ -29,23 +30,6 @@ _GOES_ON = S // 2  # worth of a raise the next seat answers with a raise
 _CALL_HI = S * 13 // 20  # the next seat calls surely below 1/4, never above 13/20 true
 _CALL_LO = S // 4
 _TIE = S // 64
-
-
-def _seen(view, f):
-    """(dice counting for f this seat sees, dice it sees)."""
-    faces = view.counts(f)
-    hand = view.hand or ()
-    n = len(hand)
-    known = 0
-    for d in hand:
-        if d in faces:
-            known += 1
-    for a in view.aside:
-        n += len(a)
-        for d in a:
-            if d in faces:
-                known += 1
-    return known, n
 
 
 def _die(k, e):
@@ -114,7 +98,7 @@ class _Read:
                 if s == v.seat or not v.dice[s]:
                     continue
                 _add(nxt if s == self.next else others, _die(k, bids[s]), self.hidden(s))
-            known, _ = _seen(v, f)
+            known, _ = seen(v, v.counts(f))
             # the whole table's unseen count: others (+) next, a small convolution
             conv = [0] * (len(others) + len(nxt) - 1)
             for i in range(len(others)):

@@ -19,7 +19,7 @@ faces count and which bids may follow. Dix mille goes to the easy bot (dicecup.b
 Odds come from `odds.figures` (exact ints), turned into 1/4096ths.
 """
 from ..engine.actions import CHALLENGE, EXACT, reroll as _reroll
-from .odds import figures
+from .odds import figures, seen
 
 SCALE = 4096
 _RAISE_BONUS = SCALE // 10   # a raise is not always called
@@ -28,24 +28,6 @@ _BLUFF_FLOOR = SCALE // 3
 
 def _p(fr):
     return fr[0] * SCALE // fr[1]
-
-
-def seen(view, f):
-    """(dice counting for f that this seat sees, dice it sees): its hand and the
-    set-aside dice of every seat."""
-    faces = view.counts(f)
-    hand = view.hand or ()
-    n = len(hand)
-    known = 0
-    for d in hand:
-        if d in faces:
-            known += 1
-    for a in view.aside:
-        n += len(a)
-        for d in a:
-            if d in faces:
-                known += 1
-    return known, n
 
 
 def hinted(view, f):
@@ -72,9 +54,10 @@ def hinted(view, f):
 
 def odds(view, q, f):
     """(P at least q, P exactly q) for a bid on f, in 1/SCALE."""
-    known, n = seen(view, f)
+    faces = view.counts(f)
+    known, unseen = seen(view, faces)
     h = hinted(view, f)
-    a, e, _ = figures(q, known + h, view.total - n - h, len(view.counts(f)))
+    a, e, _ = figures(q, known + h, unseen - h, len(faces))
     return _p(a), _p(e)
 
 
