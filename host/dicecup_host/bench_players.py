@@ -3,8 +3,9 @@ MicroPython with the firmware frozen in, side by side with the baseline's.
 
 Every seat of a 6-cup table (Dix mille: 2) is played by one level over seeded games
 (host/dicecup_host/upy/decide.py); each decision is timed with the GC off, and the heap
-it allocated meanwhile counted (nothing is freed while the GC is off, so this bounds
-the live heap a decision needs from above). An ESP32 runs MicroPython roughly 20x
+it allocated meanwhile counted; the decisions that allocated most run again with the
+heap filled by ballast to find the least free heap each runs in (`peak`: what a decision
+needs at its peak, the GC on). An ESP32 runs MicroPython roughly 20x
 slower than this host's 32-bit build (the factor the other 32-bit figures use).
 """
 import re
@@ -20,7 +21,7 @@ _LINE = re.compile(r"--decide-- (.*)")
 
 def decide(level, rules, options="{}", seats=6, games=2):
     """One level's figures at one table: {"n", "median_us", "p99_us", "max_us",
-    "max_alloc", "import_alloc"}, or {"error": one line} when it cannot play there."""
+    "max_alloc", "import_alloc", "peak"}, or {"error": one line} when it cannot play there."""
     from . import fw32
     r = fw32.run([UPY / "decide.py", level, rules, str(seats), str(games), options], timeout=1800)
     m = _LINE.search(r.stdout.decode())
@@ -37,8 +38,8 @@ def players_section(out, quick=False):
         print("== Players on the 32-bit frozen MicroPython: not measured (%s)" % why)
         return
     games = 1 if quick else 3
-    print("== Players on the 32-bit MicroPython, firmware frozen: per decision, max (median) us; heap"
-          " allocated by the largest decision (%d seeded game(s) per table, every seat the level)" % games)
+    print("== Players on the 32-bit MicroPython, firmware frozen: per decision, max (median) us, and the"
+          " peak heap the most demanding decision needs (%d seeded game(s) per table, every seat the level)" % games)
     print("  %-9s" % "" + "".join("%-26s" % k for k in LEVELS))
     res = {}
     for rules, options, seats in TABLES:
@@ -47,7 +48,7 @@ def players_section(out, quick=False):
             f = decide(level, rules, options, seats, games)
             res["%s/%s" % (level, rules)] = f
             row.append("not built" if "error" in f else
-                       "%5d (%4d) us %6d B  " % (f["max_us"], f["median_us"], f["max_alloc"]))
+                       "%5d (%4d) us %5d B   " % (f["max_us"], f["median_us"], f["peak"]))
         print("  %-9s" % rules + "".join("%-26s" % c for c in row))
     print("  (an ESP32 is roughly 20x slower: the slowest decision above x20)")
     out["players_32bit"] = res

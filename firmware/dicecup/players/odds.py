@@ -57,6 +57,11 @@ def _row(unseen, k):
     return row, tail
 
 
+def forget():
+    """Drop the cached rows (their heap goes back to the cup; the next call builds anew)."""
+    del _rows[:]
+
+
 def figures(q, known, unseen, k):
     """The bid "at least q dice count" when the asker sees `known` counting dice and
     `unseen` dice it cannot see, each counting with chance k/6: (at_least, exactly,

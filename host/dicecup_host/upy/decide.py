@@ -5,9 +5,11 @@ argv: level rules seats games [options_json]. Every seat of a `rules` table is p
 each decision (act, and Bluff's reroll) is timed with ticks_us, the GC off so a
 collection does not land in one decision's time, and the heap it allocated meanwhile
 counted (an upper bound of the live heap it needs: nothing is freed while the GC is
-off). Prints one line:
+off). The few decisions that allocated most are then run again with the heap filled
+by ballast down to a given free size, the GC on, to find the least free heap each runs
+in (`peak`, to 32 B, odds' row cache emptied first): the heap a decision needs at its peak. Prints one line:
 
-    --decide-- level=L rules=R n=<decisions> median_us=.. p99_us=.. max_us=.. max_alloc=.. import_alloc=..
+    --decide-- level=L rules=R n=<decisions> median_us=.. p99_us=.. max_us=.. max_alloc=.. import_alloc=.. peak=..
 """
 import gc
 import sys
@@ -36,6 +38,7 @@ a0 = gc.mem_alloc()
 from dicecup.engine import new_game
 from dicecup.engine.actions import EXACT, kind, roll, unpack
 from dicecup.players import get
+from dicecup.players.odds import forget
 gc.collect()
 a1 = gc.mem_alloc()
 P = get(LEVEL)
@@ -45,10 +48,14 @@ del a0, a1
 
 times = []
 max_alloc = 0
+KEEP = 4
+worst = []   # [(alloc, call, args, rng seed)]: the decisions that allocated most
 
 
 def timed(call, *args):
     global max_alloc
+    rng = args[-1]
+    x = rng.x
     gc.collect()
     gc.disable()
     m = gc.mem_alloc()
@@ -60,7 +67,52 @@ def timed(call, *args):
     times.append(dt)
     if used > max_alloc:
         max_alloc = used
+    if len(worst) < KEEP or used > worst[-1][0]:
+        worst.append((used, call, args, x))
+        worst.sort(key=lambda w: -w[0])
+        del worst[KEEP:]
     return a
+
+
+def runs_in(free, call, args, x):
+    """Does the decision run with only `free` bytes of heap left (the GC on)? The rest
+    of the heap is taken by ballast, so what it needs at its peak must fit in `free`."""
+    args[-1].x = x
+    forget()     # a cold odds cache: the rows a decision builds count in its need
+    gc.collect()
+    ballast = [None] * 1024   # made first: a list growing as it fills would need room itself
+    i = 0
+    for size in (4096, 512, 64, 16):
+        while i < 1024 and gc.mem_free() > free + size + 64:
+            try:
+                ballast[i] = bytearray(size)
+            except MemoryError:
+                break
+            i += 1
+    if gc.mem_free() > free + 96:
+        raise RuntimeError("ballast left %d B free, not %d" % (gc.mem_free(), free))
+    ok = True
+    try:
+        call(*args)
+    except MemoryError:
+        ok = False
+    ballast = None
+    gc.collect()
+    return ok
+
+
+def need(w):
+    """The least free heap (to 32 B) that one decision runs in."""
+    lo, hi = 0, 64 * 1024
+    if not runs_in(hi, w[1], w[2], w[3]):
+        return -1
+    while hi - lo > 32:
+        mid = (lo + hi) // 2
+        if runs_in(mid, w[1], w[2], w[3]):
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def game(seed):
@@ -113,5 +165,9 @@ for seed in range(GAMES):
     game(seed)
 times.sort()
 n = len(times)
-print("--decide-- level=%s rules=%s n=%d median_us=%d p99_us=%d max_us=%d max_alloc=%d import_alloc=%d" % (
-    LEVEL, RULES, n, times[n // 2], times[min(n - 1, n * 99 // 100)], times[-1], max_alloc, import_alloc))
+peak = 0
+for w in worst:
+    peak = max(peak, need(w))
+print("--decide-- level=%s rules=%s n=%d median_us=%d p99_us=%d max_us=%d max_alloc=%d import_alloc=%d peak=%d" % (
+    LEVEL, RULES, n, times[n // 2], times[min(n - 1, n * 99 // 100)], times[-1], max_alloc, import_alloc,
+    peak))
