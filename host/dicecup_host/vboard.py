@@ -65,6 +65,12 @@ class Runtime:
         self.cid = 0             # the last command's id (its marker carries it)
         self.going = False       # it said it runs (G): SIGINT reaches the code
         self.held = False        # a Ctrl-C that came before it was
+        self.sent = 0            # SIGINTs sent to this interpreter
+        self.taken = 0           # ...and taken, as its A markers count them
+        self.waiting = None      # a command held back until every SIGINT has landed
+        self.wait_until = 0.0
+
+    SETTLE_S = 2.0   # a SIGINT the code swallowed is never counted: send anyway after this
 
     def start(self):
         from . import emu
@@ -79,6 +85,8 @@ class Runtime:
         self.up = False
         self.held = False
         self.going = False
+        self.sent = self.taken = 0
+        self.waiting = None
 
     @property
     def fd(self):
@@ -92,8 +100,20 @@ class Runtime:
         self.busy = True
         self.going = False
         self.cid += 1
+        self.waiting = b"%s %d %d\n" % (kind.encode(), self.cid, len(src)) + src
+        self.wait_until = time.monotonic() + self.SETTLE_S
+        self.send_waiting()
+
+    def send_waiting(self, force=False):
+        """The command held back goes out once no SIGINT is still on its way (one sent
+        as the last command ended by itself lands after it: on a command being read it
+        would cut a byte out; see upy/vbagent.py), or when `force`d (the settle time
+        passed: the code swallowed one)."""
+        if self.waiting is None or (self.taken < self.sent and not force):
+            return
+        data, self.waiting = self.waiting, None
         try:
-            self.proc.stdin.write(b"%s %d %d\n" % (kind.encode(), self.cid, len(src)) + src)
+            self.proc.stdin.write(data)
         except (BrokenPipeError, OSError):
             pass   # it died: feed() reports the end
 
@@ -103,6 +123,7 @@ class Runtime:
         if not self.going:
             self.held = self.busy
         elif self.busy and self.proc and self.proc.poll() is None:
+            self.sent += 1
             self.proc.send_signal(signal.SIGINT)
 
     def stop(self):
@@ -158,6 +179,9 @@ class Runtime:
                 break
             if head[:1] == b"O":
                 self.up = True
+            elif head[:1] == b"A":
+                self.taken = cid
+                self.send_waiting()
             elif head[:1] == b"G":
                 if cid == self.cid and self.busy:
                     self.going = True
@@ -537,6 +561,8 @@ class VBoard:
         if keys is not None:
             p.register(keys, select.POLLIN)
         timeout = 100 if self.master is None or not self.listening else 500
+        if self.rt.waiting is not None:
+            timeout = 50
         for fd, ev in p.poll(timeout):
             if fd == self.master and self.master is not None:
                 if ev & select.POLLHUP:
@@ -572,6 +598,8 @@ class VBoard:
                     self.keys = None     # stdin closed: no more keys, the board serves on
                 for ch in data.decode(errors="replace"):
                     self.key(ch)
+        if self.rt.waiting is not None and time.monotonic() >= self.rt.wait_until:
+            self.rt.send_waiting(force=True)
         while self._asked:
             what = self._asked.pop(0)
             if what == "stop":

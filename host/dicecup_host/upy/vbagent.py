@@ -20,7 +20,15 @@ is over one marker follows: MARK + kind + ID + " " + length + "\\n" + the traceb
     E  done (the traceback of an error, else nothing)
     R  machine.reset() / deepsleep(): the host restarts the board (main.py runs)
     S  machine.soft_reset() or SystemExit: a soft reset, as pyexec does
-Ctrl-C arrives as SIGINT: a KeyboardInterrupt in the running code.
+    A  (ID = how many KeyboardInterrupts the agent has taken) before every end, and
+       whenever one lands between commands
+Ctrl-C arrives as SIGINT: a KeyboardInterrupt in the running code. The unix port raises
+it at once, wherever the interpreter is (MICROPY_ASYNC_KBD_INTR), even between a read
+and the keeping of its byte, so no reading code is safe from one: when a command ends
+by itself just as the host sent a SIGINT, the signal lands after it. The host therefore
+counts the SIGINTs it sent and sends the next command only once the agent's A count
+says each has landed (else a lost header byte hung the board: the friendly REPL
+echoed a line and never answered).
 """
 import gc
 import io
@@ -29,6 +37,7 @@ import os
 import sys
 
 MARK = "\x1e\x1fVB"
+_kbd = [0]   # the KeyboardInterrupts (the host's SIGINTs) taken so far, however they landed
 
 
 def _modules():
@@ -122,7 +131,7 @@ def _done(kind, cid=0, text=""):
             sys.stdout.buffer.write(msg)
             return
         except KeyboardInterrupt:
-            pass
+            _kbd[0] += 1
 
 
 def _run(kind, src, g):
@@ -168,7 +177,9 @@ def serve(g, rd):
         try:
             cmd = rd.take()
         except KeyboardInterrupt:
-            continue            # a Ctrl-C that came as the code ended: the header so far is kept
+            _kbd[0] += 1        # a Ctrl-C that came as the code ended (the host waits for it)
+            _done("A", _kbd[0])
+            continue
         if cmd is None:
             return
         kind, cid, src = cmd
@@ -181,14 +192,19 @@ def serve(g, rd):
                 why = str(e.value) if hasattr(e, "value") else str(e)
                 result = ("R" if why in ("machine.reset", "deepsleep") else "S", "")
             except BaseException as e:  # noqa: BLE001 - KeyboardInterrupt too: the REPL's answer
+                if isinstance(e, KeyboardInterrupt):
+                    _kbd[0] += 1
                 result = ("E", _traceback(e))
         except KeyboardInterrupt:
+            _kbd[0] += 1
             result = ("E", "KeyboardInterrupt: \n")   # a second Ctrl-C while the first was reported
+        _done("A", _kbd[0])
         _done(result[0], cid, result[1])
         try:
             gc.collect()
         except KeyboardInterrupt:
-            pass
+            _kbd[0] += 1
+            _done("A", _kbd[0])
 
 
 def main():
@@ -206,7 +222,8 @@ def main():
             serve(g, rd)
             return
         except KeyboardInterrupt:
-            pass                # one that fell between two commands
+            _kbd[0] += 1        # one that fell between two commands
+            _done("A", _kbd[0])
 
 
 main()
