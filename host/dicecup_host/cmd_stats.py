@@ -33,6 +33,7 @@ def run(args):
         return 2
     except KeyboardInterrupt:
         return 130
+    from . import plots     # (matplotlib itself only when a plot is drawn)
     try:
         if args.json:
             print(json.dumps(s))
@@ -40,9 +41,12 @@ def run(args):
             for line in stats.text(s):
                 print(line)
         if args.out:
-            from . import plots
             for p in plots.write(s, args.out):
                 print("plot: " + p)
+    except plots.PlotError as e:
+        sys.stdout.flush()
+        print("dicecup stats: %s" % e, file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         sys.stdout.flush()
         return 130

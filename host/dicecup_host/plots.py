@@ -11,6 +11,10 @@ def _plt():
     return plt
 
 
+class PlotError(Exception):
+    """A plot that could not be written (the folder was checked, the file was not)."""
+
+
 def write(s, folder):
     """Write the plots into `folder`; returns their paths."""
     plt = _plt()
@@ -20,8 +24,12 @@ def write(s, folder):
     def save(fig, name):
         path = os.path.join(folder, name)
         fig.tight_layout()
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
+        try:
+            fig.savefig(path, dpi=100)
+        except (OSError, ValueError) as e:   # io.UnsupportedOperation is both
+            raise PlotError("cannot write the plot %s: %s" % (path, e)) from None
+        finally:
+            plt.close(fig)
         out.append(path)
 
     if s["seats"] or s["kinds"]:
