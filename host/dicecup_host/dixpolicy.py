@@ -9,9 +9,12 @@ cross, the third cross in a row costs 1000, an overshoot ends the turn with noth
 leaves the crosses alone, hot dice roll all five again.
 
 Between turns the state is (score, crosses) for an opened player, plus the one unopened
-state (score 0). Scores are multiples of 50; they can go negative through crosses, so
-scores below FLOOR count as FLOOR (a stated floor: reaching it from 0 takes at least six
-crosses in a row without a bank in between). Within a turn the state is the absolute
+state (score 0). Scores are multiples of 50; they can go negative through crosses: the
+table stops at FLOOR, and a third cross that lands under it is valued by extending the
+values linearly (V(FLOOR - d) = V(FLOOR) + d/1000 * (V(FLOOR) - V(FLOOR + 1000)), so a
+cross never comes free; a score under the floor plays as the floor. Reaching it from 0
+takes at least nine crosses without a bank in between; the floor moved from -2500 to
+-3000 changes the expectation from 0 by about 1e-8. Within a turn the state is the absolute
 score reached (score + turn total) and the dice left; the keep and the bank-or-roll are
 solved exactly by backward induction over that score (every keep adds points) given the
 between-turn values of the previous sweep; the sweeps repeat until no value moves by more
@@ -111,6 +114,8 @@ class Solver:
         bust[2 * NA:3 * NA] = np.maximum(np.arange(NA) - PENALTY // STEP, 0)   # the floor
         bust[U] = U    # unopened: no cross
         self.bust = bust
+        self.below = PENALTY // STEP     # third crosses that land under the floor ...
+        self.excess = (self.below - np.arange(self.below)) / self.below   # ... by this many 1000s
 
     def sweep(self, V):
         """One Bellman step: the new between-turn values and C[slot, m, state], the value
@@ -124,6 +129,7 @@ class Solver:
         C[NA + 1:] = V      # past it: the turn ends with nothing, same state
         W5 = np.empty((NA, S))
         B = V[self.bust]
+        B[2 * NA:2 * NA + self.below] += self.excess * (V[0] - V[PENALTY // STEP])   # under the floor
         for ai in range(NA - 1, -1, -1):
             for n in range(1, 6):
                 dp, mm, st, pr, pb = self.tabs[n]
@@ -241,7 +247,8 @@ def main(argv=None):
     except ImportError:
         ap.error("numpy is needed to compute the table (pip install numpy)")
     solver = Solver()
-    V, C, sweeps = solver.solve(log=log)
+    V, _, sweeps = solver.solve(log=log)
+    _, C = solver.sweep(V)   # C from the final V itself: a bank compares with the same values
     turns = float(V[U])
     text = module_text(encode(solver, V, C), turns, sweeps)
     print("expected turns to exactly 10,000 from 0 (solitaire, optimal): %.9f" % turns)
