@@ -160,3 +160,12 @@ def test_the_checked_in_table_is_what_the_script_computes():
                        capture_output=True, timeout=900)
     assert r.returncode == 0, r.stdout.decode() + r.stderr.decode()
     assert b"matches" in r.stdout
+
+
+def test_on_a_32bit_cup_strong_decides_with_the_table_left_in_flash(fw32):
+    from dicecup_host import bench_players
+    f = bench_players.decide("strong", "dixmille", "{}", seats=2, games=1)
+    assert "error" not in f, f
+    assert f["n"] > 20
+    assert 0 < f["peak"] <= 8 * 1024
+    assert f["max_alloc"] < 8 * 1024     # the 41 KB table is read in place, never copied
