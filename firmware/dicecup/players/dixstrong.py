@@ -6,7 +6,9 @@ policy: it does not look at the other seats' scores.
 Each decision reads a few bytes of the table in place (frozen, it stays in flash): the
 bank-or-roll bit for (state, score reached, dice left), or for a keep the option
 (points, dice kept) chosen for that roll's option set. Scores below the table's floor
-play as the floor. Integers only.
+play as the floor. Integers only. Measured in the 32-bit MicroPython with the firmware
+frozen (bench_players.decide, 3 two-seat games): slowest decision 110 us (x20 for an
+ESP32: about 2 ms), peak heap 480 B; the 41,876-byte table stays in flash.
 """
 from ..engine.actions import BANK, ROLL_ANY, unpack
 
