@@ -79,8 +79,8 @@ def candidates(legal, per_face=2):
 def act(view, rng):
     """The action for the view's seat now, or None (nothing worth doing now)."""
     if view.rules == "dixmille":
-        from .. import bots
-        return bots.act(view, rng)
+        from . import dixnormal
+        return dixnormal.act(view, rng)
     acts = view.legal
     if not acts:
         return None
