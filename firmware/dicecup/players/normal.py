@@ -14,7 +14,7 @@ is a hint, and people bluff. The rest are unseen, each counting with k/6. Then:
 Bluff's reroll extension: after its own bet, it sets aside the dice counting for it
 and rerolls the rest when the bet needs help (under 3 in 4 to be true). Palifico and
 Menteur's one-die rounds need nothing special: the View's `counts` and `legal` say which
-faces count and which bids may follow. Dix mille goes to the easy bot (dicecup.bots).
+faces count and which bids may follow. Dix mille goes to players/dixnormal.py.
 
 Odds come from `odds.figures` (exact ints), turned into 1/4096ths.
 """
