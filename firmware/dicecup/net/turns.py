@@ -14,7 +14,7 @@ import struct
 
 from .. import players
 from ..engine import BANK_OR_ROLL, ROLL
-from ..engine.actions import kind
+from ..engine.actions import EXACT, kind
 from . import table as tbl
 from . import vouch
 from . import wire
@@ -27,6 +27,7 @@ class Turns:
         self.cup = cup
         self.on = -1      # the version a stand-in bot is thinking on
         self.due = None   # when it acts
+        self.callers = [] # bot seats still to be asked whether they call exact out of turn
         self.made = []    # (base version, action) of the moves this cup vouched for, the last few
 
     # ----- this cup's own seat ----------------------------------------------------------
@@ -129,20 +130,36 @@ class Turns:
         return self.cup.random_bytes(16) if kind(action) == "reroll" else b""
 
     def master_tick(self, now):
-        """The master's bots play the seats no cup plays."""
+        """The master's bots play the seats no cup plays: the seat on turn, and, while a
+        bid stands where the rules let anyone call exact (Menteur's tout pile, Perudo's
+        calza_anyone), each other bot seat is asked once per move whether it calls, in
+        turn order after the seat on turn, after the same pause."""
         cup = self.cup
         t = cup.table
         g = t.game
         if g is None or t.phase != PLAYING or cup.rolls.busy():
             return None
         seat = g.to_act()
-        if seat is None or not t.bot_plays(seat):
+        if seat is None:
             return None
         if self.on != t.version:
             self.on = t.version
             self.due = now + THINK_MS
+            self.callers = self._callers(g, t, seat)
+        mine = t.bot_plays(seat)
+        if not mine and not self.callers:
+            return None
         if self.due is None or now < self.due:
             return self.due
+        if self.callers:
+            callers, self.callers = self.callers, []
+            for s in callers:
+                v = g.view(s, cup.hidden.held_hand(s))
+                if EXACT in v.legal and players.get(t.member_of(s).level()).act(v, cup.rng) == EXACT:
+                    self.act_for(s, EXACT)
+                    return now
+            if not mine:
+                return None
         self.due = now + THINK_MS  # thinks again if what it does changes nothing
         v = g.view(seat, cup.hidden.held_hand(seat))
         bots = players.get(t.member_of(seat).level())
@@ -159,6 +176,19 @@ class Turns:
         else:
             self.act_for(seat, a)
         return now
+
+    @staticmethod
+    def _callers(g, t, seat):
+        """The bot seats other than `seat` that may call exact out of turn now."""
+        if not getattr(g, "bid", 0):
+            return []
+        n = len(t.seats)
+        out = []
+        for i in range(1, n):
+            s = (seat + i) % n
+            if t.bot_plays(s) and g.dice[s] and EXACT in g.legal_run(s):
+                out.append(s)
+        return out
 
     def on_auto(self, src, f):
         """Master: a cup says its own bot plays its seat now (or its player again)."""
