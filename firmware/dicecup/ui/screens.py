@@ -435,7 +435,7 @@ def _hint(buf, sc):
         y += 18
     if safest is not None:
         _hint_row(buf, sc, y, safest[0], safest[1], "hint_raise", safest[2], odds)
-    elif y < 46:
+    else:                           # off turn: no bid is legal to judge
         text.draw(buf, sc.t("hint_raise"), 40, y, SMALL)
         text.draw(buf, sc.t("hint_turn"), 40, y + 8, SMALL)
 
