@@ -33,6 +33,8 @@ PICKED = {
     "toast-back-mine": "bidding", "rolloff": "rolloff", "rolloff-tie": "rolloff", "rolloff-six": "rolloff",
     "dixmille-kept": "dixmille", "peek-bid": "entry", "peek-menteur": "entry",
     "bluff-aside": "bidding", "peek-bluff": "bidding", "peek-liars": "bidding", "game-menu": "entry", "dixmille-next": "dixmille", "dixmille-scores": "scores",
+    "lobby-table-hints": "table", "game-menu-hints": "entry", "hint-bidding": "hint", "hint-turn": "hint",
+    "hint-liars": "hint", "hint-bluff": "hint",
 }
 
 
