@@ -296,8 +296,8 @@ def samples(lang):
 
     # hints on (the table's HINTS option): the table's tag and toggle, the game's menu
     # with "Show the odds", and the hint page on turn and off, with and without exact
-    ui = table_ui(lang, "master", "perudo", ["Ana", "Bernard", "Chiara", "Bot 1"],
-                  [False, False, False, True], (("palifico", True), ("calza_anyone", False), ("hints", True)),
+    ui = table_ui(lang, "master", "liars", ["Ana", "Bernard", "Chiara", "Bot 1"],
+                  [False, False, False, True], (("one_life", False), ("spot_on", True), ("hints", True)),
                   presses=6)
     out.append(("lobby-table-hints", ui.sc))
     sc = _hinted(_my_turn("perudo", lang))

@@ -202,3 +202,14 @@ def test_a_member_sees_hints_on_in_the_table_screen(monkeypatch):
     assert name == "table" and "Hints" in seen and ui.sc.menu == ("leave_table",)
     ui.on_event(ev("rules", "perudo", [["palifico", True], ["calza_anyone", False]]))
     assert "Hints" not in drawn(ui, monkeypatch)[1]
+
+
+def test_the_strips_hints_tag_never_touches_the_games_name():
+    """The table screen's strip: the game's name left, the tag right of it, then the
+    battery; in every language and bidding game a cell of air stays between them."""
+    from dicecup.ui import lang, screens, text
+    for lg in lang.LANGS:
+        tag = text.width(lang.t("hints_tag", lg), screens.SMALL)
+        for rules in lang.RULES[:4]:
+            name = text.width(lang.game_word(rules, "game", lg), screens.SMALL)
+            assert name + screens.SMALL.WIDTH <= 127 - 17 - tag, (lg, rules)
