@@ -67,3 +67,20 @@ def test_a_master_ui_dict_with_hints_sets_bit_7_only():
     assert options_bits("perudo", {"calza_anyone": True, "hints": True}) == 0x82
     assert options_bits("perudo", {"calza_anyone": True, "hints": False}) == 0x02
     assert options_bits("liars", {"hints": True}) == 0x80
+
+
+def test_inside_micropython_the_bit_is_kept_and_kept_from_the_engine(upy):
+    code = (
+        "from dicecup.net import table as tbl\n"
+        "t = tbl.Table()\n"
+        "t.apply(bytes((tbl.OP_RULES, 2, 0x82)))\n"
+        "print(t.opts, t.options(), t.table_options())\n"
+        "try:\n"
+        "    tbl.Table().apply(bytes((tbl.OP_RULES, 2, 0x84)))\n"
+        "except tbl.OpError as e:\n"
+        "    print('refused')\n")
+    res = upy(code)
+    assert res.returncode == 0, res.stdout.decode() + res.stderr.decode()
+    assert res.stdout.decode().splitlines() == [
+        "130 [('palifico', True), ('calza_anyone', True)] [('palifico', True), ('calza_anyone', True), ('hints', True)]",
+        "refused"]
