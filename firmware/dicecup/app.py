@@ -58,7 +58,8 @@ Requests (tuples in the list on_buttons returns):
     ("join", code) or ("join", code, tid)   join a table heard (the only/first one, or
                      table id tid) with its code
     ("start",)       master: start the game (again, after one ended)
-    ("rules", rules, options)    master, in the lobby: change rule set / options
+    ("rules", rules, options)    master, in the lobby: change rule set / options ("hints":
+                     True in the dict sets the table's HINTS bit, never an engine option)
     ("bot", name[, level])  master, in the lobby: a bot (easy, or a players.KINDS level) takes a seat
     ("drop_bot", mid)   master, in the lobby: the bot member `mid` leaves its seat
     ("leave",)       leave the table (in a game a bot plays the seat)
@@ -81,7 +82,7 @@ from micropython import const
 
 from .engine import RULES, IllegalAction, new_game
 from .events import LOCAL
-from .net.table import PLAYING
+from .net.table import HINTS, PLAYING
 
 FRAME_MS = const(50)         # the screen looks this often without input (its timeouts)
 BATTERY_MS = const(30000)    # battery sampling
@@ -103,7 +104,8 @@ class Lobby:
     tid      this cup's table id (None alone); code: the join code (master only)
     members  names in member order; bots, gone: a bool per member (a bot; left); me: my member id
     rules    the rule set's name; phase: "lobby", "playing", "done" (None alone)
-    options  the table's options: [(RULES.md name, value), ...] ([] alone)
+    options  the table's options: [(RULES.md name, value), ...] ([] alone), then
+             ("hints", True) when the table shows hints (net/table.py HINTS)
     seat     my seat in the game (-1: none)
     """
 
@@ -126,7 +128,7 @@ class Lobby:
         self.gone = [bool(m.flags & tbl.LEFT) for m in t.members] if t is not None else []
         self.me = cup.me
         self.rules = t.rules if t is not None else None
-        self.options = t.options() if t is not None and t.rules is not None else []
+        self.options = t.table_options() if t is not None and t.rules is not None else []
         self.phase = ("lobby", "playing", "done")[t.phase] if t is not None else None
         self.seat = cup.seat()
 
@@ -143,7 +145,9 @@ def options_bits(rules, options):
         return 0
     if isinstance(options, int):
         return options
-    return new_game(rules, 1 if rules == "dixmille" else 2, options, opener=0).opts
+    hints = HINTS if options.get("hints") else 0    # the table's, not the engine's
+    options = dict([(k, v) for k, v in options.items() if k != "hints"])
+    return new_game(rules, 1 if rules == "dixmille" else 2, options, opener=0).opts | hints
 
 
 def default_sleep(ms):

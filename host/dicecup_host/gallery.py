@@ -16,7 +16,7 @@ from dicecup.hw.buttons import PRESS
 from dicecup.ui.controls import Controls
 from dicecup.ui.keymap import COMMANDS
 from dicecup.ui.screens import Scene
-from dicecup.ui.ui import GAME_MENU, Ui
+from dicecup.ui.ui import GAME_MENU, HINT_MENU, Ui
 
 NAMES = ["Ana", "Bernard", "Chiara", "Dolores"]
 
@@ -97,6 +97,15 @@ def _scene(g, seat, hands, lang, rules, **kw):
     sc.game_menu = GAME_MENU
     for k in kw:
         setattr(sc, k, kw[k])
+    return sc
+
+
+def _hinted(sc):
+    """A scene at a table with hints on (its HINTS option) and the hint page up."""
+    sc.hints = True
+    sc.hint = True
+    sc.game_menu = HINT_MENU
+    sc.controls.menu_size = len(HINT_MENU)
     return sc
 
 
@@ -284,6 +293,22 @@ def samples(lang):
     g, hands = _played("dixmille", lambda g: g.need() == "keep" and g.to_act() == 0 and len(g.view(0).roll) >= 4)
     out.append(("dixmille-keep", _scene(g, 0, hands, lang, "dixmille")))
     out[-1][1].controls.command(COMMANDS.index("ok"))
+
+    # hints on (the table's HINTS option): the table's tag and toggle, the game's menu
+    # with "Show the odds", and the hint page on turn and off, with and without exact
+    ui = table_ui(lang, "master", "liars", ["Ana", "Bernard", "Chiara", "Bot 1"],
+                  [False, False, False, True], (("one_life", False), ("spot_on", True), ("hints", True)),
+                  presses=6)
+    out.append(("lobby-table-hints", ui.sc))
+    sc = _hinted(_my_turn("perudo", lang))
+    sc.hint = False
+    sc.controls.command(COMMANDS.index("menu"))
+    out.append(("game-menu-hints", sc))
+    g, hands = _bluffing("perudo")
+    out.append(("hint-bidding", _hinted(_scene(g, 0, hands, lang, "perudo"))))
+    out.append(("hint-turn", _hinted(_my_turn("perudo", lang))))
+    out.append(("hint-liars", _hinted(_my_turn("liars", lang))))
+    out.append(("hint-bluff", _hinted(set_aside(lang, False))))
     return out
 
 

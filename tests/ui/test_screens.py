@@ -33,6 +33,8 @@ PICKED = {
     "toast-back-mine": "bidding", "rolloff": "rolloff", "rolloff-tie": "rolloff", "rolloff-six": "rolloff",
     "dixmille-kept": "dixmille", "peek-bid": "entry", "peek-menteur": "entry",
     "bluff-aside": "bidding", "peek-bluff": "bidding", "peek-liars": "bidding", "game-menu": "entry", "dixmille-next": "dixmille", "dixmille-scores": "scores",
+    "lobby-table-hints": "table", "game-menu-hints": "entry", "hint-bidding": "hint", "hint-turn": "hint",
+    "hint-liars": "hint", "hint-bluff": "hint",
 }
 
 
@@ -222,6 +224,8 @@ def test_without_a_peek_no_screen_shows_my_faces(code):
         if c is not None and c.focus == 3:      # AT_DICE: picking dice to set aside
             continue
         if sc.reveal is not None:               # a reveal shows every hand: by design
+            continue
+        if sc.hint:                             # the odds come from my dice: asked for, as a peek
             continue
         a = fb.new()
         draw(a, sc)

@@ -292,7 +292,7 @@ def test_the_masters_table_menu_starts_adds_and_drops_bots_and_toggles_options(m
     ui, lb = at_table("master", "bluff", ["Ana", "Ben", "Bot 1"], [False, False, True],
                       [("star_track", "board"), ("reroll", False)])
     assert ui.sc.menu == ("table_start", "table_add_bot", "table_bot_level", "table_drop_bot",
-                          "table_opt_star_track", "table_opt_reroll", "leave_table")
+                          "table_opt_star_track", "table_opt_reroll", "table_hints", "leave_table")
     name, seen = drawn(ui, monkeypatch)
     assert name == "table" and "Join code: 0815" in seen and "Ben" in seen and "Bot 1" in seen
     assert press_until(ui, "table_opt_reroll") == [("rules", "bluff", {"star_track": "board", "reroll": True})]

@@ -30,6 +30,7 @@ LEFT = 4    # the player left: a bot plays the seat for good
 AUTO = 8    # the player is not acting: the cup's own bot plays its seat (the cup holds the dice)
 LEVEL = 0x30    # a bot seat's level: players.KINDS[(flags & LEVEL) >> 4] (0: easy, the stand-in's)
 LEVEL_SHIFT = 4
+HINTS = 0x80    # OP_RULES option bit 7: the cups show hints (odds); a table option, never the engine's
 
 OP_JOIN = 1
 OP_FLAGS = 2
@@ -258,14 +259,24 @@ class Table:
         if self.phase != LOBBY or not 1 <= code <= len(RULES):
             raise OpError("rules only in the lobby")
         cls = rules_class(RULES[code - 1])
-        if opts >> len(cls.OPTIONS):
+        if (opts & ~HINTS) >> len(cls.OPTIONS):
             raise OpError("unknown option bits")
         self.rules = RULES[code - 1]
         self.opts = opts
-        opts_list = [[k, v] for k, v in self.options()]
+        opts_list = [[k, v] for k, v in self.table_options()]
         return [("rules", self.rules, opts_list)], {"rules": self.rules, "options": opts_list}
 
+    def table_options(self):
+        """options(), then ("hints", True) when the table shows hints (bit 7): what the
+        `rules` event and the lobby carry. Off, exactly options() (old peers' view)."""
+        out = self.options()
+        if self.opts & HINTS:
+            out.append(("hints", True))
+        return out
+
     def options(self):
+        """The engine's options (RULES.md names): the rule set's low bits only, so the
+        HINTS bit never reaches a game."""
         cls = rules_class(self.rules)
         out = []
         for i in range(len(cls.OPTIONS)):
@@ -318,7 +329,7 @@ class Table:
         self.ante = NO_DIGEST
         self.ante_mask = 0
         n = len(self.seats)
-        self.game = new_game(self.rules, n, dict(self.options()), rng=fair.HashRng(seed))
+        self.game = new_game(self.rules, n, dict(self.options()), rng=fair.HashRng(seed))   # (no HINTS)
         self.game_no += 1
         self.gseed = seed
         self.phase = PLAYING

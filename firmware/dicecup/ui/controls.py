@@ -23,7 +23,9 @@ every board understands too (what a player learns on one cup works on all):
 | long right       | yes       | yes       | open / close the menu                             |
 | both left+right  | yes       | yes       | exact (calza, tout pile, spot on), on turn or off, when legal now |
 
-In the lobby and at the table the same presses move a menu's cursor (left/right, round
+The hint page (the table's hints option) has no gesture of its own: it is the first
+item of the game's menu (long right, ok), on every board; any button closes it
+(ui/ui.py). In the lobby and at the table the same presses move a menu's cursor (left/right, round
 and round) and ok picks (ui/ui.py); at game over ok is the master's rematch and back
 leaves; ok also skips Bluff's roll-off screen.
 

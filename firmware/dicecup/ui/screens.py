@@ -17,6 +17,15 @@ page. Such a part of a screen (PARTS: my dice, the moves line) can be redrawn al
 (`redraw`) when nothing else changed and `in_view` says it shows uncovered. A banner
 over the body says what must not be missed: the connection lost, waiting for the table
 (no majority), and, for a moment, a toast (master changed, a bot took a seat...).
+
+Hints (the table's HINTS option, off by default; `sc.hints`): the table screen's strip
+says so on the right, and in a bidding game the game's menu (long right) gets "Show
+the odds" first. Picked, it shows the hint page (`sc.hint`) in place of the bidding,
+my-turn or waiting screen, on turn or off, until any button: a row each for the
+standing bid, calling exact on it (when the game has an exact call) and the safest
+raise (on my turn: the legal bid most likely true, ties to the lower), each with its
+percent and word (ui/hint.py, players/odds.py). The button map stays the same in every
+rule set; Dix mille has no hint (the item is not offered).
 """
 from micropython import const
 
@@ -62,6 +71,8 @@ class Scene:
         self.game_menu = ()    # in a game: the menu's keys (the button model's `menu` cursor)
         self.master = False    # this cup is the table's master (game over: the rematch is its)
         self.tables = ()       # lobby: tables heard, (tid, master, rules code 1.., members, playing)
+        self.hints = False     # the table shows hints (its HINTS option)
+        self.hint = False      # the hint page is up (picked from the game's menu)
 
     # ----- strings -------------------------------------------------------------------
     def t(self, key, *args):
@@ -90,6 +101,8 @@ def pick(sc):
         return "rolloff"
     if sc.shake:
         return "shake"
+    if sc.hint and sc.hints and v.rules != "dixmille" and v.seat not in v.eliminated:
+        return "hint"
     if sc.rolled and v.need == "shake":
         return "waiting"
     if v.rules == "dixmille":
@@ -220,6 +233,8 @@ def _status(buf, sc, name):
             s = sc.t("you_open") if opener == v.seat else sc.t("opens", sc.name(opener))
     elif name == "table":
         s = lang.game_word(sc.rules, "game", sc.lang) if sc.rules in lang.RULES else ""
+        if sc.hints:
+            text.right(buf, sc.t("hints_tag"), 0, SMALL, end=127 - 17)
     elif name == "scores":
         s = sc.t("scores")
     elif v is not None and v.rules == "dixmille" and v.scores:
@@ -372,6 +387,8 @@ def menu_label(sc, item):
     """A table menu item's text: an option's toggle shows the option's value now."""
     if item == "table_bot_level":
         return sc.t("table_bot_level", sc.t("level_" + sc.bot_level))
+    if item == "table_hints":
+        return sc.t("table_opt_hints", sc.t("opt_on" if sc.hints else "opt_off"))
     if item.startswith("table_opt_"):
         name = item[10:]
         for o, value in sc.options:
@@ -398,6 +415,38 @@ def _shake(buf, sc):
     dice.row(buf, [dice.HIDDEN] * n, x, 22, size, gap)
     text.centre(buf, sc.t("shake_hint"), 47, SMALL)
     text.centre(buf, sc.t("peek"), 56, SMALL)
+
+
+def _hint(buf, sc):
+    """The odds (ui/hint.py): three rows of 18 px -- the bid (its quantity and die) left,
+    what it is in small type beside it with the word under that, the percent right."""
+    from dicecup.ui import hint
+    from dicecup.players import odds
+    v = sc.view
+    standing, exact, safest = hint.figures(v)
+    y = _TOP + 1
+    if standing is None:
+        text.centre(buf, sc.t("bid_none"), y + 2, BIG)
+    else:
+        _hint_row(buf, sc, y, standing[0], standing[1], "hint_bid", standing[2], odds)
+    y += 18
+    if exact is not None:
+        _hint_row(buf, sc, y, v.bid[0], v.bid[1], "btn_exact", exact, odds)
+        y += 18
+    if safest is not None:
+        _hint_row(buf, sc, y, safest[0], safest[1], "hint_raise", safest[2], odds)
+    else:                           # off turn: no bid is legal to judge
+        text.draw(buf, sc.t("hint_raise"), 40, y, SMALL)
+        text.draw(buf, sc.t("hint_turn"), 40, y + 8, SMALL)
+
+
+def _hint_row(buf, sc, y, q, f, key, frac, odds):
+    # the bid: at most 38 px ("30 \xd7" and a die); the label and word 12 small
+    # characters from x 40 (to 100); the percent, at most "100%", from 104
+    _bid(buf, sc, q, f, y, x=0)
+    text.draw(buf, sc.t(key), 40, y, SMALL)
+    text.draw(buf, sc.t("odds_" + odds.word(frac)), 40, y + 8, SMALL)
+    text.right(buf, "%d%%" % odds.percent(frac), y + 3, BIG)
 
 
 def _waiting(buf, sc):
@@ -702,5 +751,5 @@ SCREENS = {
     "menu": _menu, "code": _code, "tables": _tables, "table": _table,
     "shake": _shake, "waiting": _waiting, "bidding": _bidding, "entry": _entry,
     "reveal": _reveal, "dixmille": _dixmille, "scores": _scores, "rolloff": _rolloff,
-    "spectator": _spectator, "over": _over,
+    "spectator": _spectator, "over": _over, "hint": _hint,
 }

@@ -19,6 +19,13 @@ master's: table_start ("start",), table_add_bot ("bot", "Bot N", level), table_b
 ("drop_bot", member) while a bot sits, one table_opt_<name> per option of the rule set
 (("rules", rules, options) with that one changed), leave_table ("leave",); a member's:
 leave_table. At game over ok asks the master's rematch ("start",), back leaves.
+
+Hints: the table's HINTS option arrives as ("hints", True) after the rule set's options
+(the `rules` event, the Lobby); it is kept apart (`sc.hints`), never among `sc.options`.
+The master's menu has table_hints (not in Dix mille), which sends the options with
+"hints" flipped; every other option's toggle keeps it. In a bidding game with hints
+on, the game's menu starts with menu_hint: picked, the hint page is up (`sc.hint`)
+until the next button press, which only closes it.
 """
 from micropython import const
 
@@ -36,6 +43,7 @@ ROLLOFF_MS = const(6000)
 
 MENU = ("menu_create", "menu_join", "menu_lang")
 GAME_MENU = ("menu_lang", "leave_table")
+HINT_MENU = ("menu_hint",) + GAME_MENU    # with hints on, in a bidding game
 
 # events that are a moment's toast: kind -> (key, which field names a member/seat)
 _TOASTS = {"master": ("master_is", "member"), "away": ("away", "member"), "back": ("back", "member"),
@@ -97,7 +105,7 @@ class Ui:
         sc.master = lobby.role == "master"
         opts = getattr(lobby, "options", None)     # (a Lobby that carries them)
         if opts is not None:
-            self.options = (lobby.rules, [(o[0], o[1]) for o in opts])
+            self._set_options(lobby.rules, opts)
         sc.code = lobby.code or (sc.code if self.mode == "code" else "")
         if lobby.role not in ("master", "member"):
             self.order = []
@@ -144,7 +152,7 @@ class Ui:
             self._table_menu()
         elif k == "rules":
             sc.rules = ev["rules"]
-            self.options = (sc.rules, [(o[0], o[1]) for o in ev["options"]])
+            self._set_options(sc.rules, ev["options"])
             self._table_menu()
         elif k == "joined" and self._in_lobby():
             if ev["member"] in self.gone:
@@ -163,6 +171,7 @@ class Ui:
             self._names()
             self._table_menu()
         elif k == "start":
+            sc.hint = False
             sc.rolloff = []
             sc.kept = []
             sc.reveal = None
@@ -180,6 +189,7 @@ class Ui:
             sc.shake = None
             sc.rolled = ev["what"] == "round"
         elif k == "reveal":
+            sc.hint = False
             sc.reveal = {"quantity": ev["quantity"], "face": ev["face"], "count": ev["count"],
                          "hands": ev["hands"], "lines": []}
             self.reveal_until = self.now + REVEAL_MS
@@ -257,6 +267,10 @@ class Ui:
         sc = self.sc
         v = sc.view
         cmd = self.keys.command(kind, mask)
+        if sc.hint and cmd:                        # any button closes the hint page
+            sc.hint = False
+            self.dirty = True
+            return None
         if sc.rolloff and cmd == OK:               # ok: on from the roll-off at once
             sc.rolloff = []
             self.dirty = True
@@ -289,8 +303,11 @@ class Ui:
                 return [("act", c.action, c.then)]
             return [("act", c.action)]
         if d == ctl.MENU_PICK:
-            item = GAME_MENU[c.menu]
+            item = sc.game_menu[c.menu]
             c.close_menu()
+            if item == "menu_hint":
+                sc.hint = True
+                return None
             if item == "leave_table":
                 return [("leave",)]
             return [("lang", self._next_lang())]
@@ -359,6 +376,10 @@ class Ui:
             sc.bot_level = kinds[(kinds.index(sc.bot_level) + 1) % len(kinds)] if sc.bot_level in kinds else kinds[0]
             self.dirty = True
             return None
+        if item == "table_hints" and sc.rules in RULES:
+            opts = dict(self._options())
+            opts["hints"] = not sc.hints
+            return [("rules", sc.rules, opts)]
         if item == "table_drop_bot":
             bot = self._last_bot()
             return [("drop_bot", bot)] if bot is not None else None
@@ -372,6 +393,8 @@ class Ui:
                             value = choice
                             break
                 opts[o] = value
+            if sc.hints:
+                opts["hints"] = True                # (kept)
             return [("rules", sc.rules, opts)]
         return None
 
@@ -393,11 +416,33 @@ class Ui:
                 items.append("table_drop_bot")
             for name, _ in sc.options:
                 items.append("table_opt_" + name)
+            if sc.rules != "dixmille":
+                items.append("table_hints")
             items.append("leave_table")
         was = sc.menu[sc.cursor] if sc.screen == "table" and 0 <= sc.cursor < len(sc.menu) else None
         sc.menu = tuple(items)
         sc.cursor = items.index(was) if was in items else 0
         sc.screen = "table"
+
+    def _set_options(self, rules, opts):
+        """The table's options, ("hints", on) taken out of them into sc.hints; the
+        game's menu follows (the hint item in a bidding game with hints on)."""
+        sc = self.sc
+        hints = False
+        kept = []
+        for o in opts:
+            if o[0] == "hints":
+                hints = o[1] is True
+            else:
+                kept.append((o[0], o[1]))
+        self.options = (rules, kept)
+        sc.hints = hints
+        menu = HINT_MENU if hints and rules != "dixmille" else GAME_MENU
+        if sc.game_menu is not menu:
+            sc.game_menu = menu
+            self.controls.menu_size = len(menu)
+        if not hints:
+            sc.hint = False
 
     def _options(self):
         """The rule set's options and their values: the table's, else the defaults."""
