@@ -183,7 +183,7 @@ def test_worst_cases_are_the_documented_ones():
 def test_places_and_fonts():
     assert lang.FONTS == (("6x10", 6, 10), ("5x8", 5, 8))
     chars = {p[0]: p[1] // lang.advance(p[2]) for p in lang.PLACES}
-    assert chars == {"title": 21, "line": 21, "small": 25, "button": 8, "name": 8, "half": 10, "item": 20, "note": 12}
+    assert chars == {"title": 21, "line": 21, "small": 25, "button": 8, "name": 8, "half": 10, "item": 19, "note": 12}
     assert lang.place("shake") == ("title", 128, "6x10")
     assert lang.place("btn_ok") == ("button", 42, "5x8") and lang.limit("btn_ok") == 8
     assert lang.width("Dudo!", "6x10") == 30 and lang.width("Dudo!", "5x8") == 25

@@ -323,7 +323,7 @@ def test_a_members_table_shows_seats_in_order_the_options_and_only_leaving(monke
     assert ui.sc.menu == ("leave_table",) and ui.sc.players == ("Bot 1", "Ben", "Cy")
     assert ui.sc.bots == (True, False, False)
     name, seen = drawn(ui, monkeypatch)
-    assert name == "table" and "Palifico: On" in seen and "Calza by anyone: On" in seen
+    assert name == "table" and "Palifico: On" in seen and "Calza by all: On" in seen
     assert "Waiting for the start" in seen and not any("0815" in s for s in seen)
     assert ui.on_buttons(PRESS, OK) == [("leave",)]
     lb.role, lb.phase = "alone", None                                  # left: back to the menu
