@@ -26,6 +26,7 @@ START_DICE = const(5)
 FORMAT = const(1)   # serialised state format, in the first byte's high nibble
 
 PHASES = ("roll", "bid", "reveal", "over")
+_FACES = {1, 2, 3, 4, 5, 6}
 
 
 def _nonzero(src, keep=None):
@@ -60,29 +61,32 @@ class Bidding:
     _cache_ladder = None
     _cache_index = None
     _cache_openers = None
+    _cache_list = None
+    # the state every new game and every round starts from: class defaults, so a new
+    # game and copy() set few attributes (assignments then shadow them per game)
+    opts = 0
+    round = 1
+    phase = ROLL
+    special = NORMAL
+    bid = 0                # standing bid as an action int, 0 for none
+    bidder = -1
+    rerolled = 0           # bluff: the bettor rerolled after the standing bid
+    caller = -1            # REVEAL: who called, and how
+    call = 0
+    used = 0               # perudo: bitmask of seats that had their palifico
+    gone = 0               # REVEAL: bitmask of seats that forfeited this round
+    _lad = None            # this round's bid ladder (derived, not serialised)
 
     def __init__(self, seats, options=None, opener=None, rng=None):
         if type(seats) is not int or not 2 <= seats <= 6:
             raise ValueError("%s needs 2 to 6 seats" % self.name)
         self.n = seats
-        self.opts = 0
         if options:
             self._set_options(options)
         self.dice = [START_DICE] * seats
         self.aside = [0] * seats   # bluff: packed faces set aside (face up)
-        self.round = 1
-        self.phase = ROLL
-        self.special = NORMAL
-        self.bid = 0               # standing bid as an action int, 0 for none
-        self.bidder = -1
-        self.rerolled = 0          # bluff: the bettor rerolled after the standing bid
-        self.caller = -1           # REVEAL: who called, and how
-        self.call = 0
-        self.used = 0              # perudo: bitmask of seats that had their palifico
         self.hist = bytearray()    # this round's bids in order, one byte each (q << 3 | f)
-        self.gone = 0              # REVEAL: bitmask of seats that forfeited this round
         self.opening = []          # events of the opener draw (not serialised)
-        self._lad = None           # this round's bid ladder (derived, not serialised)
         if opener is None:
             if rng is None:
                 raise ValueError("give an opener or an rng to draw one")
@@ -94,6 +98,7 @@ class Bidding:
 
     # ----- options -----------------------------------------------------------------
     def _set_options(self, options):
+        self.opts = 0
         bit = 1
         for name, choices in self.OPTIONS:
             value = options.get(name, choices[0])
@@ -202,11 +207,11 @@ class Bidding:
         place in it (a 256-byte table: a bid fits a byte, 255 = not on the ladder).
         Built without sorting or dicts, and cached on the class for one table's worth,
         so the cup's heap stays small."""
-        key = (self.opts, self.special, self.total())
+        top = sum(self.dice)
+        key = self.opts << 8 | self.special << 7 | top
         cls = self.__class__
         if cls._cache_key != key:
-            cls._cache_ladder = cls._cache_index = cls._cache_openers = None
-            top = key[2]
+            cls._cache_ladder = cls._cache_index = cls._cache_openers = cls._cache_list = None
             size = 0
             for f in self.FACES:
                 size = max(size, self.rank(top, f) + 1)
@@ -224,8 +229,9 @@ class Bidding:
             cls._cache_ladder = lad
             cls._cache_index = pos
             cls._cache_openers = _nonzero(lad, self._opens) if self.CONSTRAINED else lad
+            cls._cache_list = list(lad)  # what legal() slices: a list slice is a copy in C
             cls._cache_key = key
-        return cls._cache_ladder, cls._cache_index, cls._cache_openers
+        return cls._cache_ladder, cls._cache_index, cls._cache_openers, cls._cache_list
 
     def _opens(self, x):
         return self._opening_error(x >> 3, x & 7) is None
@@ -234,7 +240,7 @@ class Bidding:
         """The ladder for this round: fixed from the roll to the call (the dice on the
         table and the round's special only change between rounds)."""
         if self._lad is None:
-            self._lad, self._idx, self._openers = self._ladder_for()
+            self._lad, self._idx, self._openers, self._ll = self._ladder_for()
         return self._lad, self._idx
 
     def _bids(self):
@@ -259,8 +265,38 @@ class Bidding:
         return "exact-not-allowed"
 
     def legal(self, seat, hand=None):
-        """Actions `seat` may take now, as a list (legal_run for what a View keeps)."""
+        """Actions `seat` may take now, as a list (legal_run for what a View keeps).
+        The seat on turn without a hand is what a search asks thousands of times: its
+        list is cut from the ladder in one step."""
+        if seat == self.turn and self.phase == BID and hand is None:
+            if self._lad is None:
+                self._ladder()
+            b = self.bid
+            if not b:
+                return self._ll[:] if self._openers is self._lad else list(self._openers)
+            i = self._idx[b]
+            if i != 255 and not (self.CONSTRAINED and self._constrained()):
+                out = self._ll[i + 1:]
+                out.append(CHALLENGE)
+                if self.EXACT and self._may_exact(seat) is None:
+                    out.append(EXACT)
+                return out
         return list(self.legal_run(seat, hand))
+
+    def copy(self):
+        """An independent copy of the game (what a search does per decision): faster
+        than loads(dumps()), and the derived ladder is shared, never changed."""
+        g = object.__new__(self.__class__)
+        d = self.__dict__
+        try:
+            g.__dict__.update(d)
+        except TypeError:  # MicroPython: an instance's dict takes no update
+            for k in d:
+                setattr(g, k, d[k])
+        g.dice = list(self.dice)
+        g.aside = list(self.aside)
+        g.hist = bytearray(self.hist)
+        return g
 
     def legal_run(self, seat, hand=None):
         """Actions `seat` may take now, as a Legal (engine/legal.py): the bids a run of
@@ -302,9 +338,21 @@ class Bidding:
     # ----- apply -------------------------------------------------------------------
     def apply(self, seat, action):
         """Apply `seat`'s action; returns public events. Raises IllegalAction, state kept."""
-        if type(action) is int and 8 <= action < 0x10000 and seat == self.turn and self.phase == BID \
-                and type(seat) is int:
-            return self._apply_bid(seat, action >> 3, action & 7)  # the common case first
+        if seat == self.turn and self.phase == BID and type(action) is int and type(seat) is int:
+            idx = self._idx if self._lad is not None else None
+            b = self.bid
+            # the common case first: a bid on the round's ladder above the standing one
+            if 8 <= action < 256 and idx is not None and not self.CONSTRAINED and idx[action] != 255 \
+                    and (not b or idx[b] < idx[action]):
+                self.bid = action
+                self.hist.append(action)
+                self.bidder = seat
+                self.rerolled = 0
+                t = seat + 1
+                self.turn = t if t < self.n and self.dice[t] else self.next_active(seat)
+                return [("bid", seat, action >> 3, action & 7)]
+            if 8 <= action < 0x10000:
+                return self._apply_bid(seat, action >> 3, action & 7)
         if self.phase == OVER or type(seat) is not int or type(action) is not int or not 0 <= seat < self.n:
             self._reject(seat, action)
         if 8 <= action < 0x10000:
@@ -451,20 +499,26 @@ class Bidding:
         Raises IllegalAction when a hand does not fit what its seat holds."""
         dice = self.dice
         aside = self.aside
-        faces = self.counts(self.bid & 7)
+        f = self.bid & 7
+        w = 0 if self.special or self.WILD == f else self.WILD or 0  # as counts(f)
         n = 0
         for s in range(self.n):
             h = hands[s]
             if aside[s] or len(h) != dice[s]:
                 self.check_hand(s, h)
                 for d in unpack(aside[s]):
-                    if d in faces:
+                    if d == f or d == w:
                         n += 1
-            # every die a face 1..6 (list.count runs in C: cheap for five dice)
-            if h.count(1) + h.count(2) + h.count(3) + h.count(4) + h.count(5) + h.count(6) != len(h):
-                self.check_hand(s, h)
-            for f in faces:
-                n += h.count(f)
+            else:
+                try:  # every die a face 1..6, in one C call
+                    ok = _FACES.issuperset(h)
+                except TypeError:
+                    ok = False
+                if not ok:
+                    self.check_hand(s, h)
+            n += h.count(f)
+            if w:
+                n += h.count(w)
         return n
 
     def wild(self):
