@@ -59,7 +59,7 @@ Requests (tuples in the list on_buttons returns):
                      table id tid) with its code
     ("start",)       master: start the game (again, after one ended)
     ("rules", rules, options)    master, in the lobby: change rule set / options
-    ("bot", name)    master, in the lobby: a bot takes a seat
+    ("bot", name[, level])  master, in the lobby: a bot (easy, or a players.KINDS level) takes a seat
     ("drop_bot", mid)   master, in the lobby: the bot member `mid` leaves its seat
     ("leave",)       leave the table (in a game a bot plays the seat)
     ("lang", code)   keep the language in flash (ui.on_setting tells the UI)
@@ -371,7 +371,8 @@ class App:
             elif what == "drop_bot":
                 cup.drop_bot(req[1])
             else:
-                cup.add_bot(req[1] if len(req) > 1 else "bot%d" % len(t.members))
+                cup.add_bot(req[1] if len(req) > 1 else "bot%d" % len(t.members),
+                            req[2] if len(req) > 2 else "easy")
         elif what == "leave":
             if t is None:
                 return "no-table"

@@ -14,19 +14,10 @@ def _expected6(view, f):
     """Six times the dice expected to show a face counting for f: the known ones (its
     hand, every set-aside die) plus a share of the unseen ones. In sixths of a die the
     sums are whole numbers: the same on every runtime (an ESP32's floats are single)."""
+    from .players.odds import seen
     faces = view.counts(f)
-    hand = view.hand or ()
-    seen = len(hand)
-    known = 0
-    for d in hand:
-        if d in faces:
-            known += 1
-    for a in view.aside:
-        seen += len(a)
-        for d in a:
-            if d in faces:
-                known += 1
-    return 6 * known + (view.total - seen) * len(faces)
+    known, unseen = seen(view, faces)
+    return 6 * known + unseen * len(faces)
 
 
 # Thresholds in sixths of a die, for a boldness of 0.6 die: exact when |e - q| < 0.3,

@@ -24,7 +24,7 @@ PRIVATE = 2
 # kind: field names, in the order of the event tuples the engine and the table build.
 KINDS = {
     # the lobby and the table
-    "joined": ("member", "name", "bot"),
+    "joined": ("member", "name", "bot", "level"),   # level: a bot's (players.KINDS), None for a cup
     "left": ("member",),
     "seats": ("order",),                  # member ids in seat order
     "rules": ("rules", "options"),        # options: [[name, value], ...]

@@ -169,9 +169,9 @@ class Person:
     screen, a game by emu/thumb.py's Player (a bot's moves, made by buttons), shaking
     when the screen asks. `shake_ms`: the hand shakes that long after the cup asked."""
 
-    def __init__(self, cup, rng, shake_ms=0):
+    def __init__(self, cup, rng, shake_ms=0, level="easy"):
         self.cup = cup
-        self.player = Player(cup.names(), rng)
+        self.player = Player(cup.names(), rng, level)
         self.thumb = self.player.thumb
         self.shake_ms = shake_ms
 
@@ -241,7 +241,10 @@ class AppTable:
 
     NAMES = ("ana", "ben", "cy", "dee", "eli", "fay")
 
-    def __init__(self, boards, seed=1, loss=0.0, latency_ms=5, dup=0.0, reorder=0.0, shake_ms=0):
+    def __init__(self, boards, seed=1, loss=0.0, latency_ms=5, dup=0.0, reorder=0.0, shake_ms=0,
+                 levels=None):
+        """`levels`: the bot level (dicecup.players kinds) whose moves each cup's person
+        makes; all easy by default."""
         emu.install()
         self.seed = seed
         self.clock = Clock()
@@ -249,7 +252,8 @@ class AppTable:
         self.names = self.NAMES
         self.trace = traces.load(traces.library_dir() / "lib" / SHAKE_TRACE)
         self.cups = [AppCup(self, i, b) for i, b in enumerate(boards)]
-        self.people = [Person(c, random.Random(seed * 31 + c.i), shake_ms) for c in self.cups]
+        levels = levels or ["easy"] * len(self.cups)
+        self.people = [Person(c, random.Random(seed * 31 + c.i), shake_ms, levels[c.i]) for c in self.cups]
         self.requested = []      # lobby steps the master's screen had no item for, asked directly
         # The fake ADC reads the world made last (machine.ADC is made per reading):
         # give it every cup's battery pin.

@@ -261,6 +261,8 @@ def main(argv=None):
     bench_net.net_section(out, quick)
     bench_net.sim_rate_section(out, quick)
     fw32_section(out, quick)
+    from . import bench_players
+    bench_players.players_section(out, quick)
     from . import bench_app
     bench_app.app_section(out, quick)
     path = mpy.ROOT / "build" / "bench.json"

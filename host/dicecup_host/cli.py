@@ -264,8 +264,9 @@ def build_parser():
     s = sub.add_parser("sim", help="a table of simulated cups over a simulated radio")
     s.add_argument("--rules", choices=RULES, default="perudo")
     s.add_argument("--cups", type=int, default=None, help="cups at the table (1-6 as the rule set allows; default 4)")
-    s.add_argument("--seats", help="on a terminal: each cup's seat, e.g. you,bot,bot,bot (default: you on the "
-                                   "first cup, bots on the others)")
+    s.add_argument("--seats", help="on a terminal: each cup's seat, e.g. you,normal,strong,easy: you, or a bot "
+                                   "level (easy, normal, strong, baseline; bot = easy); default: you on "
+                                   "the first cup, easy bots on the others")
     s.add_argument("--speed", type=_speed, default=1.0, help="on a terminal: simulated time per real second (1 = "
                                                              "as at a table)")
     s.add_argument("--lang", choices=("en", "fr", "de", "it", "es"), help="the cups' language")

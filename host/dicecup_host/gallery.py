@@ -143,7 +143,7 @@ def table_ui(lang, role, rules, members, bots, options=(), order=None, left=(), 
     ui = Ui(lang=lang)
     ui.tick(1000)
     for m in range(len(members)):
-        ui.on_event(_ev("joined", m, members[m], bots[m]))
+        ui.on_event(_ev("joined", m, members[m], bots[m], "easy" if bots[m] else None))
     ui.on_event(_ev("rules", rules, [[k, v] for k, v in options]))
     if order is not None:
         ui.on_event(_ev("seats", list(order)))

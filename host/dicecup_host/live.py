@@ -81,6 +81,9 @@ class Cup(Static):
         self.update(Text("\n".join(rows), style="bold #8fd7ff on #050a12"))
         who = "your cup" if self.i == self.live.you else "%s's cup" % self.live.name(self.i)
         self.border_title = "%s (%d)" % (who, self.i + 1)
+        kind = self.live.seats[self.i]
+        if kind not in ("you", "bot"):
+            self.border_subtitle = kind      # the bot's level, when the table names one
 
 
 class LiveApp(App):

@@ -18,7 +18,7 @@ import time
 
 from . import appsim, oledtext, vloop
 
-SEAT_KINDS = ("you", "bot")
+SEAT_KINDS = ("you", "bot", "easy", "normal", "strong", "baseline")   # bot = easy
 # what each key-level action does on the cup: (gesture, buttons, hold ms)
 GESTURES = {
     "left": ("press", "left"), "right": ("press", "right"), "ok": ("press", "ok"), "back": ("press", "back"),
@@ -32,13 +32,18 @@ class SeatsError(ValueError):
 
 
 def parse_seats(text, cups=None):
-    """--seats you,bot,bot -> the list; one `you` at most (the terminal has one pair of
-    hands). SeatsError with the line to print."""
+    """--seats you,normal,strong -> the list; one `you` at most (the terminal has one
+    pair of hands), the others bot levels (`bot` is easy). SeatsError with the line to
+    print."""
+    from dicecup import players
     seats = [s.strip() for s in text.split(",") if s.strip()]
     bad = [s for s in seats if s not in SEAT_KINDS]
     if bad:
-        raise SeatsError("--seats %s: %r is not a seat kind (you, bot; the levels easy/normal/strong come with "
-                         "the bots' issue)" % (text, bad[0]))
+        raise SeatsError("--seats %s: %r is not a seat kind (you, bot, %s)" % (text, bad[0], ", ".join(players.KINDS)))
+    unbuilt = [s for s in seats if s not in ("you", "bot") and s not in players.available()]
+    if unbuilt:
+        raise SeatsError("--seats %s: the %r bot is not built in this version (there are: %s)"
+                         % (text, unbuilt[0], ", ".join(players.available())))
     if not 1 <= len(seats) <= 6:
         raise SeatsError("--seats %s: a table has 1 to 6 cups" % text)
     if seats.count("you") > 1:
@@ -46,6 +51,12 @@ def parse_seats(text, cups=None):
     if cups is not None and cups != len(seats):
         raise SeatsError("--seats names %d cups but --cups is %d" % (len(seats), cups))
     return seats
+
+
+def level(kind):
+    """The bot level a seat kind plays at (`you` and `bot`: easy, the level a person's
+    cup falls back to when it plays itself)."""
+    return "easy" if kind in ("you", "bot") else kind
 
 
 class RealtimeLoop(vloop.VirtualLoop):
@@ -90,7 +101,8 @@ class LiveTable:
         boards = [appsim.BOARDS[0] if k == self.you else appsim.BOARDS[k % len(appsim.BOARDS)]
                   for k in range(len(self.seats))]
         self.table = appsim.AppTable(boards, seed=seed, loss=loss, dup=loss / 5 if loss else 0.0,
-                                     reorder=loss / 3 if loss else 0.0, shake_ms=600)
+                                     reorder=loss / 3 if loss else 0.0, shake_ms=600,
+                                     levels=[level(k) for k in self.seats])
         self.cups = self.table.cups
         self.log = []            # lines: what happened at the table
         self.state = "setting up the table"

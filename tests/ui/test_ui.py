@@ -291,8 +291,8 @@ def press_until(ui, item):
 def test_the_masters_table_menu_starts_adds_and_drops_bots_and_toggles_options(monkeypatch):
     ui, lb = at_table("master", "bluff", ["Ana", "Ben", "Bot 1"], [False, False, True],
                       [("star_track", "board"), ("reroll", False)])
-    assert ui.sc.menu == ("table_start", "table_add_bot", "table_drop_bot", "table_opt_star_track",
-                          "table_opt_reroll", "leave_table")
+    assert ui.sc.menu == ("table_start", "table_add_bot", "table_bot_level", "table_drop_bot",
+                          "table_opt_star_track", "table_opt_reroll", "leave_table")
     name, seen = drawn(ui, monkeypatch)
     assert name == "table" and "Join code: 0815" in seen and "Ben" in seen and "Bot 1" in seen
     assert press_until(ui, "table_opt_reroll") == [("rules", "bluff", {"star_track": "board", "reroll": True})]
@@ -300,7 +300,12 @@ def test_the_masters_table_menu_starts_adds_and_drops_bots_and_toggles_options(m
     ui.on_event(ev("rules", "bluff", [["star_track", "half"], ["reroll", False]]))
     assert ui.sc.menu[ui.sc.cursor] == "table_opt_star_track"        # the cursor stays put
     assert "Stars: Half" in drawn(ui, monkeypatch)[1]
-    assert press_until(ui, "table_add_bot") == [("bot", "Bot 2")]
+    assert press_until(ui, "table_add_bot") == [("bot", "Bot 2", "easy")]
+    from dicecup import players
+    nxt = players.available()[1]
+    assert press_until(ui, "table_bot_level") is None                # ok steps the level ...
+    assert "Bot level: %s" % nxt in drawn(ui, monkeypatch)[1]        # ... shown on the item
+    assert press_until(ui, "table_add_bot") == [("bot", "Bot 2", nxt)]   # ... the next bot's
     assert press_until(ui, "table_drop_bot") == [("drop_bot", 2)]
     assert press_until(ui, "table_start") == [("start",)]
     assert press_until(ui, "leave_table") == [("leave",)]

@@ -287,8 +287,8 @@ class Cup:
     def heard(self):
         return self.lobby.heard
 
-    def add_bot(self, name):
-        self.lobby.add_bot(name)
+    def add_bot(self, name, level="easy"):
+        self.lobby.add_bot(name, level)
 
     def drop_bot(self, mid):
         self.lobby.drop_bot(mid)

@@ -119,12 +119,18 @@ class Lobby:
     def seats_left(self):
         return min(6, self.cup.max_cups) - len(self.cup.table.members)
 
-    def add_bot(self, name):
+    def add_bot(self, name, level="easy"):
+        """Master, in the lobby: a bot of `level` (players.KINDS, one this firmware has)
+        takes the next seat; the master's cup hosts it."""
+        from .. import players
         cup = self.cup
         t = cup.table
         if not cup.is_master() or t.phase != LOBBY or self.seats_left() <= 0:
             raise ValueError("bots join in the lobby, up to %d seats" % min(6, cup.max_cups))
-        cup.sync.commit(tbl.op_join(len(t.members), bytes(6), name, BOT))
+        if level not in players.available():
+            raise ValueError("no %r bot on this cup (there are: %s)" % (level, ", ".join(players.available())))
+        flags = BOT | players.KINDS.index(level) << tbl.LEVEL_SHIFT
+        cup.sync.commit(tbl.op_join(len(t.members), bytes(6), name, flags))
 
     def drop_bot(self, mid):
         """Master, in the lobby: the bot `mid` leaves its seat (a player's seat is theirs

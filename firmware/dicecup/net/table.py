@@ -28,6 +28,8 @@ BOT = 1     # a bot seat hosted by the master (no cup behind it)
 AWAY = 2    # the cup is silent: a bot on the master plays its seat until it is back
 LEFT = 4    # the player left: a bot plays the seat for good
 AUTO = 8    # the player is not acting: the cup's own bot plays its seat (the cup holds the dice)
+LEVEL = 0x30    # a bot seat's level: players.KINDS[(flags & LEVEL) >> 4] (0: easy, the stand-in's)
+LEVEL_SHIFT = 4
 
 OP_JOIN = 1
 OP_FLAGS = 2
@@ -73,6 +75,11 @@ class Member:
     def present(self):
         """A cup that answers (not a bot, not away, not gone)."""
         return not self.flags & (BOT | AWAY | LEFT)
+
+    def level(self):
+        """The level the master's bot plays this seat at (a cup away or gone: easy)."""
+        from ..players import KINDS
+        return KINDS[(self.flags & LEVEL) >> LEVEL_SHIFT]
 
 
 def _u8(data, pos):
@@ -207,9 +214,14 @@ class Table:
             raise OpError("join out of order")
         if (pk is None) != bool(flags & BOT) or pos != len(op):
             raise OpError("a cup joins with its key, a bot without")
-        self.members.append(Member(addr, text(name), flags, pk))
+        if flags & LEVEL and not flags & BOT:
+            raise OpError("only a bot seat has a level")
+        m = Member(addr, text(name), flags, pk)
+        self.members.append(m)
         self.seats.append(mid)
-        return [("joined", mid, text(name), bool(flags & BOT))], {"member": mid, "name": text(name), "bot": bool(flags & BOT)}
+        lv = m.level() if flags & BOT else None
+        return ([("joined", mid, m.name, bool(flags & BOT), lv)],
+                {"member": mid, "name": m.name, "bot": bool(flags & BOT), "level": lv})
 
     def _flags(self, op):
         mid, pos = _u8(op, 1)

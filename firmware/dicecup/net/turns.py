@@ -7,11 +7,12 @@ A bid may carry the reroll made right after it, so no other player can act betwe
 Every move a cup makes carries its vouch (net/vouch.py), copied into the op, so every
 cup can check the move is that seat's own; the master vouches for its own seat's moves.
 The master itself plays the seats no cup plays -- bots, away and gone players --
-with the bots (dicecup/bots.py), from what those seats know (the engine's view).
+with the bots (dicecup/players/: a bot seat at its level, a stand-in for an away or
+gone player at easy), from what those seats know (the engine's view).
 """
 import struct
 
-from .. import bots
+from .. import players
 from ..engine import BANK_OR_ROLL, ROLL
 from ..engine.actions import kind
 from . import table as tbl
@@ -144,6 +145,7 @@ class Turns:
             return self.due
         self.due = now + THINK_MS  # thinks again if what it does changes nothing
         v = g.view(seat, cup.hidden.held_hand(seat))
+        bots = players.get(t.member_of(seat).level())
         a = bots.act(v, cup.rng)
         if a is None:
             return self.due

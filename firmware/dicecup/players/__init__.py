@@ -13,6 +13,8 @@ KINDS = ("easy", "normal", "strong", "baseline")
 
 _MODULES = {
     "easy": "dicecup.bots",
+    "normal": "dicecup.players.normal",
+    "strong": "dicecup.players.strong",
     "baseline": "dicecup.players.baseline",
 }
 

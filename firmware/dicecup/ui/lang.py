@@ -53,6 +53,7 @@ says what each one is, one letter each (ARG_KINDS, with WORST the widest value):
     b  a battery level in % (%d)   three digits
     o  an option on or off (%s)    three characters: opt_on / opt_off
     v  an option's value (%s)      nine characters: "opt:<name>:<value>"
+    l  a bot's level (%s)          eight characters: level_<kind>
 
 **Fallback.** A None in a language's column means "the English string": only where
 the word is the same in every language (OK, Bot 1, × between a quantity and a face),
@@ -107,9 +108,9 @@ PLACES = (               # (name, width px, font)
     ("note", 64, "5x8"),
 )
 
-ARG_KINDS = "nqfdpsrctbov"
-ARG_CONV = "sdsddddsddss"   # the % conversion of each kind
-WORST = ("MMMMMMMM", 30, "*", 6, 10000, -10000, 999, "8888", 99, 100, "MMM", "MMMMMMMMM")
+ARG_KINDS = "nqfdpsrctbovl"
+ARG_CONV = "sdsddddsddsss"  # the % conversion of each kind
+WORST = ("MMMMMMMM", 30, "*", 6, 10000, -10000, 999, "8888", 99, 100, "MMM", "MMMMMMMMM", "MMMMMMMM")
 
 RULES = ("bluff", "perudo", "menteur", "liars", "dixmille")   # as dicecup.engine.RULES
 
@@ -1176,6 +1177,36 @@ _T = (
      "Bot hinzufügen",
      "Aggiungi un bot",
      "Añadir un bot"),
+    ("table_bot_level", ITEM, "l",
+     "Bot level: %s",
+     "Bots : %s",
+     "Bot-Stufe: %s",
+     "Livello: %s",
+     "Nivel bot: %s"),
+    ("level_easy", NOTE, "",
+     "easy",
+     "facile",
+     "leicht",
+     "facile",
+     "fácil"),
+    ("level_normal", NOTE, "",
+     "normal",
+     "moyen",
+     "mittel",
+     "medio",
+     "normal"),
+    ("level_strong", NOTE, "",
+     "strong",
+     "fort",
+     "stark",
+     "forte",
+     "fuerte"),
+    ("level_baseline", NOTE, "",
+     "baseline",
+     "témoin",
+     "Referenz",
+     "base",
+     "base"),
     ("bots_n", LINE, "d",
      "Bots: %d",
      "Bots : %d",

@@ -55,6 +55,7 @@ class Scene:
         self.code = ""         # lobby: the join code (shown, or being entered: `cursor` digit)
         self.players = ()      # lobby: the names in the table's seats, in seat order ...
         self.bots = ()         # ... and whether each is a bot
+        self.bot_level = "easy"  # lobby, the master's: the level of the next bot added
         self.options = ()      # lobby: the rule set's options, ((name, value), ...)
         self.rolloff = []      # Bluff: the roll-off's public rolls, [(seat, faces), ...] in order
         self.kept = []         # Dix mille: the dice kept this turn (since the last hot dice)
@@ -369,6 +370,8 @@ def option_label(sc, name, value):
 
 def menu_label(sc, item):
     """A table menu item's text: an option's toggle shows the option's value now."""
+    if item == "table_bot_level":
+        return sc.t("table_bot_level", sc.t("level_" + sc.bot_level))
     if item.startswith("table_opt_"):
         name = item[10:]
         for o, value in sc.options:

@@ -14,7 +14,8 @@ fraction of a whole draw's time.
 The table (mode "table", before a game): the seats in their order (the `seats` event,
 then joins and leaves), the options (the `rules` event), and a menu in `sc.menu` /
 `sc.cursor` as in the lobby's (left/right move the cursor round, ok picks). The
-master's: table_start ("start",), table_add_bot ("bot", "Bot N"), table_drop_bot
+master's: table_start ("start",), table_add_bot ("bot", "Bot N", level), table_bot_level
+(ok steps the level the next bot gets: easy, normal, strong, baseline), table_drop_bot
 ("drop_bot", member) while a bot sits, one table_opt_<name> per option of the rule set
 (("rules", rules, options) with that one changed), leave_table ("leave",); a member's:
 leave_table. At game over ok asks the master's rematch ("start",), back leaves.
@@ -67,6 +68,7 @@ class Ui:
         self.options = None    # (rules, [(name, value), ...]): the `rules` event's
         self.mode = "menu"     # lobby: menu, game (choosing one), code, tables, table; or play
         self.joining = ""      # the code typed, while the table to join is chosen
+        self.sc.bot_level = "easy"   # the master's: the level the next bot added plays at
 
     # ----- in ------------------------------------------------------------------------
     def on_setting(self, name, value):
@@ -350,7 +352,13 @@ class Ui:
         if item == "table_start":
             return [("start",)]
         if item == "table_add_bot":
-            return [("bot", self._bot_name())]
+            return [("bot", self._bot_name(), sc.bot_level)]
+        if item == "table_bot_level":       # ok steps through the levels this cup has
+            from dicecup import players
+            kinds = players.available()
+            sc.bot_level = kinds[(kinds.index(sc.bot_level) + 1) % len(kinds)] if sc.bot_level in kinds else kinds[0]
+            self.dirty = True
+            return None
         if item == "table_drop_bot":
             bot = self._last_bot()
             return [("drop_bot", bot)] if bot is not None else None
@@ -380,6 +388,7 @@ class Ui:
             items = ["table_start"]
             if len(self._seated()) < 6:
                 items.append("table_add_bot")
+                items.append("table_bot_level")
             if self._last_bot() is not None:
                 items.append("table_drop_bot")
             for name, _ in sc.options:

@@ -278,14 +278,17 @@ async def choose(th, ui, key, make, tries=30):
 class Player:
     """A bot at a cup, playing only through its thumb: `next(ui)` is the next gesture
     of a game (SHAKE included), None while there is nothing to do. The move is chosen
-    by dicecup.bots from the seat's View once per situation (a new turn, bid, roll),
-    with its Bluff reroll, and then made press by press. `sent` counts the moves whose
+    by the seat's level (`dicecup.players.get(level)`: easy is dicecup.bots) from the
+    seat's View once per situation (a new turn, bid, roll), with its Bluff reroll, and
+    then made press by press. `sent` counts the moves whose
     last gesture was given; `presses`, `shakes` what the hand did (the caller counts
     them with `did`)."""
 
-    def __init__(self, names, rng):
+    def __init__(self, names, rng, level="easy"):
+        from dicecup import players
         self.thumb = Thumb(names)
         self.rng = rng
+        self.bot = players.get(level)
         self.want = None
         self.then = None
         self.mine = False
@@ -297,7 +300,7 @@ class Player:
         self.shakes = 0
 
     def next(self, ui):
-        from dicecup import bots
+        bots = self.bot
         th = self.thumb
         th.final = False
         if ui.mode != "play":

@@ -51,7 +51,7 @@ def _table(code, role):
     members = ["Ana", "Bernard", "Bot 1", "Chiara"]
     bots = [False, False, True, False]
     for m in range(4):
-        ui.on_event(Event("joined", (m, members[m], bots[m]), 1, 1, 0, 0, 0))
+        ui.on_event(Event("joined", (m, members[m], bots[m], "easy" if bots[m] else None), 1, 1, 0, 0, 0))
     ui.on_event(Event("rules", ("bluff", [["star_track", "half"], ["reroll", True]]), 1, 1, 0, 0, 0))
     ui.on_event(Event("seats", ([3, 0, 2, 1],), 1, 1, 0, 0, 0))
     ui.on_lobby(Lobby(role, members, bots, "bluff", "4711" if role == "master" else None))
