@@ -85,7 +85,7 @@ class Bidding:
             self._set_options(options)
         self.dice = [START_DICE] * seats
         self.aside = [0] * seats   # bluff: packed faces set aside (face up)
-        self.hist = bytearray()    # this round's bids in order, one byte each (q << 3 | f)
+        self.hist = b""            # this round's bids in order, one byte each (q << 3 | f)
         self.opening = []          # events of the opener draw (not serialised)
         if opener is None:
             if rng is None:
@@ -229,7 +229,8 @@ class Bidding:
             cls._cache_ladder = lad
             cls._cache_index = pos
             cls._cache_openers = _nonzero(lad, self._opens) if self.CONSTRAINED else lad
-            cls._cache_list = list(lad)  # what legal() slices: a list slice is a copy in C
+            ll = cls._cache_list = list(lad)  # what legal() slices: a list slice is a copy in C
+            ll.append(CHALLENGE)  # after any bid: so the slice is the whole answer
             cls._cache_key = key
         return cls._cache_ladder, cls._cache_index, cls._cache_openers, cls._cache_list
 
@@ -273,11 +274,10 @@ class Bidding:
                 self._ladder()
             b = self.bid
             if not b:
-                return self._ll[:] if self._openers is self._lad else list(self._openers)
+                return self._ll[:-1] if self._openers is self._lad else list(self._openers)
             i = self._idx[b]
             if i != 255 and not (self.CONSTRAINED and self._constrained()):
-                out = self._ll[i + 1:]
-                out.append(CHALLENGE)
+                out = self._ll[i + 1:]  # the bids above, then CHALLENGE
                 if self.EXACT and self._may_exact(seat) is None:
                     out.append(EXACT)
                 return out
@@ -285,17 +285,13 @@ class Bidding:
 
     def copy(self):
         """An independent copy of the game (what a search does per decision): faster
-        than loads(dumps()), and the derived ladder is shared, never changed."""
+        than loads(dumps()). Nothing is copied but the attributes' dict: the engine never
+        changes dice, aside or hist in place (it replaces them), and the derived ladder
+        is never changed, so a copy and its original can share them all."""
         g = object.__new__(self.__class__)
         d = self.__dict__
-        try:
-            g.__dict__.update(d)
-        except TypeError:  # MicroPython: an instance's dict takes no update
-            for k in d:
-                setattr(g, k, d[k])
-        g.dice = list(self.dice)
-        g.aside = list(self.aside)
-        g.hist = bytearray(self.hist)
+        for k in d:  # as fast as a dict copy on CPython, and MicroPython's dict is fixed
+            setattr(g, k, d[k])
         return g
 
     def legal_run(self, seat, hand=None):
@@ -339,18 +335,26 @@ class Bidding:
     def apply(self, seat, action):
         """Apply `seat`'s action; returns public events. Raises IllegalAction, state kept."""
         if seat == self.turn and self.phase == BID and type(action) is int and type(seat) is int:
-            idx = self._idx if self._lad is not None else None
             b = self.bid
-            # the common case first: a bid on the round's ladder above the standing one
-            if 8 <= action < 256 and idx is not None and not self.CONSTRAINED and idx[action] != 255 \
-                    and (not b or idx[b] < idx[action]):
-                self.bid = action
-                self.hist.append(action)
-                self.bidder = seat
-                self.rerolled = 0
-                t = seat + 1
-                self.turn = t if t < self.n and self.dice[t] else self.next_active(seat)
-                return [("bid", seat, action >> 3, action & 7)]
+            # the common cases first: a bid on the round's ladder above the standing
+            # one, and the challenge of a standing bid by the seat on turn
+            if 8 <= action < 256 and self._lad is not None and not self.CONSTRAINED:
+                idx = self._idx
+                i = idx[action]
+                if i != 255 and (not b or idx[b] < i):
+                    self.bid = action
+                    self.hist += bytes((action,))  # a new bytes: copies share the old one
+                    self.bidder = seat
+                    if self.rerolled:
+                        self.rerolled = 0
+                    t = seat + 1
+                    self.turn = t if t < self.n and self.dice[t] else self.next_active(seat)
+                    return [("bid", seat, action >> 3, action & 7)]
+            elif action == CHALLENGE and b and self.dice[seat]:
+                self.phase = REVEAL
+                self.caller = seat
+                self.call = CHALLENGE
+                return [("challenge", seat)]
             if 8 <= action < 0x10000:
                 return self._apply_bid(seat, action >> 3, action & 7)
         if self.phase == OVER or type(seat) is not int or type(action) is not int or not 0 <= seat < self.n:
@@ -402,7 +406,7 @@ class Bidding:
             if err is not None:
                 raise IllegalAction(err[0], err[1], seat)
         self.bid = q << 3 | f
-        self.hist.append(self.bid)
+        self.hist += bytes((self.bid,))
         self.bidder = seat
         self.rerolled = 0
         t = seat + 1
@@ -441,7 +445,9 @@ class Bidding:
         for f in faces:
             if not 1 <= f <= 6:
                 raise IllegalAction("bad-face", "face %d is not 1..6" % f, seat)
-        self.aside[seat] = pack(unpack(self.aside[seat]) + faces)
+        aside = list(self.aside)  # replaced, not changed: copies share it
+        aside[seat] = pack(unpack(aside[seat]) + faces)
+        self.aside = aside
         self.rerolled = 1
         return [("reroll", seat, faces, hidden - len(faces))]
 
@@ -470,7 +476,9 @@ class Bidding:
         if self.phase != REVEAL:
             raise IllegalAction("wrong-phase", "forfeits happen at the reveal", seat)
         lost = self.dice[seat]
+        self.dice = list(self.dice)  # replaced, not changed: copies share them
         self.dice[seat] = 0
+        self.aside = list(self.aside)
         self.aside[seat] = 0
         if lost:
             self.gone |= 1 << seat
@@ -565,18 +573,19 @@ class Bidding:
 
     def _end_round(self, deltas, opener, events):
         reduced = []
+        dice = self.dice = list(self.dice)  # replaced, not changed: copies share it
         for s in range(self.n):
             d = deltas[s]
             if not d:
                 continue
-            before = self.dice[s]
+            before = dice[s]
             after = before + d
             if after > START_DICE:
                 after = START_DICE
             if after < 0:
                 after = 0
             if after != before:
-                self.dice[s] = after
+                dice[s] = after
                 events.append(("lose" if after < before else "gain", s, abs(after - before)))
                 if after < before and after == 1:
                     reduced.append(s)
@@ -608,7 +617,7 @@ class Bidding:
         self.caller = -1
         self.call = 0
         self.rerolled = 0
-        self.hist = bytearray()
+        self.hist = b""
         self.gone = 0
         if self.aside.count(0) != self.n:
             self.aside = [0] * self.n
@@ -690,7 +699,7 @@ class Bidding:
         if b & 0x80:
             self.aside = [r.uvar() for _ in range(n)]
         self.gone = r.byte() if t & 0x80 else 0
-        self.hist = bytearray(r.raw(r.uvar()) if t & 0x40 else b"")
+        self.hist = bytes(r.raw(r.uvar())) if t & 0x40 else b""
         r.end()
         self._validate()
 
