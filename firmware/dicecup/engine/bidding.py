@@ -29,6 +29,14 @@ PHASES = ("roll", "bid", "reveal", "over")
 _FACES = {1, 2, 3, 4, 5, 6}
 
 
+def _faces(h):
+    """True when every die of `h` is a face 1..6, in one C call."""
+    try:
+        return _FACES.issuperset(h)
+    except TypeError:
+        return False
+
+
 def _nonzero(src, keep=None):
     """The nonzero bytes of `src` that `keep` accepts (all when None), in order, as a
     bytearray of just their number: no list on the way (at a 30-dice table a list of
@@ -76,6 +84,7 @@ class Bidding:
     used = 0               # perudo: bitmask of seats that had their palifico
     gone = 0               # REVEAL: bitmask of seats that forfeited this round
     _lad = None            # this round's bid ladder (derived, not serialised)
+    opening = ()           # events of the opener draw (not serialised; bluff's roll-off)
 
     def __init__(self, seats, options=None, opener=None, rng=None):
         if type(seats) is not int or not 2 <= seats <= 6:
@@ -86,7 +95,6 @@ class Bidding:
         self.dice = [START_DICE] * seats
         self.aside = [0] * seats   # bluff: packed faces set aside (face up)
         self.hist = b""            # this round's bids in order, one byte each (q << 3 | f)
-        self.opening = []          # events of the opener draw (not serialised)
         if opener is None:
             if rng is None:
                 raise ValueError("give an opener or an rng to draw one")
@@ -517,16 +525,9 @@ class Bidding:
                 for d in unpack(aside[s]):
                     if d == f or d == w:
                         n += 1
-            else:
-                try:  # every die a face 1..6, in one C call
-                    ok = _FACES.issuperset(h)
-                except TypeError:
-                    ok = False
-                if not ok:
-                    self.check_hand(s, h)
-            n += h.count(f)
-            if w:
-                n += h.count(w)
+            elif not _faces(h):
+                self.check_hand(s, h)
+            n += h.count(f) + h.count(w) if w else h.count(f)
         return n
 
     def wild(self):
@@ -616,9 +617,11 @@ class Bidding:
         self.bidder = -1
         self.caller = -1
         self.call = 0
-        self.rerolled = 0
         self.hist = b""
-        self.gone = 0
+        if self.rerolled:  # mostly still the class default: no store
+            self.rerolled = 0
+        if self.gone:
+            self.gone = 0
         if self.aside.count(0) != self.n:
             self.aside = [0] * self.n
 
