@@ -65,6 +65,7 @@ class Bidding:
     WILD = None           # the face wild for number bids in a normal round, if any
     CONSTRAINED = False   # some rounds allow fewer bids than the ranking (perudo)
     EXACT = False         # the rule set has an exact call at all
+    EXACT_BIT = 0         # ... only with these option bits (liars: spot_on)
     _cache_key = None      # class-wide cache of one ladder (see _ladder_for)
     _cache_ladder = None
     _cache_index = None
@@ -286,7 +287,7 @@ class Bidding:
             i = self._idx[b]
             if i != 255 and not (self.CONSTRAINED and self._constrained()):
                 out = self._ll[i + 1:]  # the bids above, then CHALLENGE
-                if self.EXACT and self._may_exact(seat) is None:
+                if self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT and self._may_exact(seat) is None:
                     out.append(EXACT)
                 return out
         return list(self.legal_run(seat, hand))
