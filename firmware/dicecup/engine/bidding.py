@@ -29,14 +29,6 @@ PHASES = ("roll", "bid", "reveal", "over")
 _FACES = {1, 2, 3, 4, 5, 6}
 
 
-def _faces(h):
-    """True when every die of `h` is a face 1..6, in one C call."""
-    try:
-        return _FACES.issuperset(h)
-    except TypeError:
-        return False
-
-
 def _nonzero(src, keep=None):
     """The nonzero bytes of `src` that `keep` accepts (all when None), in order, as a
     bytearray of just their number: no list on the way (at a 30-dice table a list of
@@ -519,16 +511,20 @@ class Bidding:
         f = self.bid & 7
         w = 0 if self.special or self.WILD == f else self.WILD or 0  # as counts(f)
         n = 0
-        for s in range(self.n):
-            h = hands[s]
-            if aside[s] or len(h) != dice[s]:
-                self.check_hand(s, h)
-                for d in unpack(aside[s]):
-                    if d == f or d == w:
-                        n += 1
-            elif not _faces(h):
-                self.check_hand(s, h)
-            n += h.count(f) + h.count(w) if w else h.count(f)
+        try:
+            for s in range(self.n):
+                h = hands[s]
+                # every die a face 1..6 in one C call (TypeError: an unhashable die)
+                if aside[s] or len(h) != dice[s] or not _FACES.issuperset(h):
+                    self.check_hand(s, h)  # raises unless only dice are set aside
+                    for d in unpack(aside[s]):
+                        if d == f or d == w:
+                            n += 1
+                n += h.count(f) + h.count(w) if w else h.count(f)
+        except TypeError:
+            for s in range(self.n):
+                self.check_hand(s, hands[s])
+            raise
         return n
 
     def wild(self):
