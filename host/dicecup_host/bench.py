@@ -1,7 +1,9 @@
 """`make bench`: the figures in the README, measured side by side with a peer.
 
 Not a test: rates depend on the machine. Each rate is the best of several interleaved
-runs, so a busy neighbour slows both sides alike rather than one.
+runs, so a busy neighbour slows both sides alike rather than one; the fair OpenSpiel
+pairs (fair_playouts / peer_playouts) are the median of many short interleaved pairs
+in CPU time, with their spread.
 """
 import json
 import random
