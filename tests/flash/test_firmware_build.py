@@ -8,7 +8,6 @@ import stat
 import subprocess
 import sys
 import tarfile
-from pathlib import Path
 
 import pytest
 
@@ -125,7 +124,12 @@ def device(mpy_tree, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def sim(mpy_tree, tmp_path_factory):
-    fw32._copy_drivers()
+    import fcntl
+    fw32.BUILD.mkdir(parents=True, exist_ok=True)
+    with open(fw32.BUILD / ".lock", "w") as lock:   # not under a fw32 build reading them
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not fw32.DRIVERS.is_dir():
+            fw32._copy_drivers()
     return frozen(mpy_tree, FIRMWARE / "manifest_sim.py", tmp_path_factory.mktemp("sim"))
 
 
@@ -279,3 +283,43 @@ def test_with_esp_idf_and_a_checkout_it_runs_the_port_build_with_the_cup_manifes
     assert image.read_bytes().startswith(b"image of ESP32_GENERIC")
     assert "firmware: %s" % image in out
     assert "make flash BOARD=%s FIRMWARE=%s" % (board, image) in out
+
+
+def test_the_32_bit_build_holds_exactly_what_the_sim_manifest_lists(sim, fw32):
+    """The binary the fw32 tests run the app in is built from that list: its frozen
+    modules (help('modules')) are the manifest's, so no CircuitPython module is in it
+    and the cup list it proves complete is the device's."""
+    res = fw32.run_code("help('modules')")
+    assert res.returncode == 0, res.stderr
+    names = set(res.stdout.decode().split())
+    listed = {t[:-len(".py")] for t in sim}
+    assert listed <= names
+    ours = ("dicecup", "adafruit", "digitalio")
+    assert {n for n in names if n.startswith(ours)} == {n for n in listed if n.startswith(ours)}
+    assert "dicecup/hw/cp" not in names and "dicecup/net/sim" in names
+
+
+BOOT_PROBE = """import sys
+sys.path[:] = ["", ".frozen", "/lib"]          # a cup's, '' being the filesystem's root
+class Boot:
+    def boot(self):
+        import dicecup, dicecup.engine
+        print(getattr(dicecup, "WHERE", "frozen" if hasattr(dicecup, "__file__") else "a bare folder"))
+sys.modules["dicecup.appboot"] = Boot()
+exec(open(%r).read())
+"""
+
+
+@pytest.mark.parametrize("on_flash", ["settings", "copied package"])
+def test_main_py_runs_the_frozen_package_whatever_the_filesystem_holds(on_flash, fw32, tmp_path):
+    """On a frozen cup the filesystem's /dicecup -- the settings folder net/store.py
+    writes, or .mpy files `make flash` copied -- comes first on MicroPython's sys.path
+    and would hide the frozen package; main.py puts '.frozen' first."""
+    (tmp_path / "dicecup").mkdir()
+    (tmp_path / "dicecup" / "name").write_text("vera")
+    if on_flash == "copied package":
+        (tmp_path / "dicecup" / "__init__.py").write_text('WHERE = "the filesystem"\n')
+        (tmp_path / "dicecup" / "engine.py").write_text("")
+    res = fw32.run_code(BOOT_PROBE % str(FIRMWARE / "main.py"), cwd=tmp_path)
+    assert res.returncode == 0, res.stderr.decode()
+    assert res.stdout.decode().split() == ["frozen"]
