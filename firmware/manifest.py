@@ -6,7 +6,7 @@
 # copies the drivers below first), which runs
 #   make -C $MICROPYTHON_DIR/ports/esp32 BOARD=ESP32_GENERIC FROZEN_MANIFEST=<this file>
 # then `make flash FIRMWARE=.../firmware.bin` (a copied .mpy of a frozen module is
-# never loaded: frozen modules come first on sys.path).
+# never loaded: main.py puts '.frozen' before '', the filesystem's root).
 #
 # It freezes:
 #   * the port's own modules ($(PORT_DIR)/boards/manifest.py: asyncio, aioespnow, ...);
