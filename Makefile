@@ -7,7 +7,7 @@ RULES ?= perudo
 CUPS ?= 4
 SEED ?= 1
 
-.PHONY: install test test-fast sim bench mpy fw32 flash repl monitor vboard clean
+.PHONY: install test test-fast sim bench mpy fw32 firmware flash repl monitor vboard clean
 
 $(STAMP): pyproject.toml drivers.txt
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,12 @@ mpy: install
 # The 32-bit unix MicroPython with the firmware frozen in (needs gcc-multilib): build/fw32/
 fw32: install
 	$(BIN)/python -c "from dicecup_host import fw32; print(fw32.build())"
+
+# MicroPython for a board (BOARD: a name in hardware/boards or a board file, default
+# esp32-devkitc) with the cup's modules frozen in: needs ESP-IDF (idf.py on PATH) and a
+# MicroPython checkout in MICROPYTHON_DIR; without them it says what is missing (exit 2)
+firmware: install
+	@$(BIN)/dicecup firmware $(if $(BOARD),--board "$(BOARD)")
 
 # The cup firmware onto a board: PORT (default: the one ESP32 board attached), BOARD (a name
 # in hardware/boards or a board file's path), FIRMWARE (a MicroPython .bin: erase and write it

@@ -2,10 +2,10 @@
 # PSRAM (host/dicecup_host/fw32.py builds it: `make fw32`). Not a cup's manifest (that
 # is manifest.py, for ports/esp32); this one freezes what a simulated cup runs:
 #   * asyncio, as every MicroPython port has it frozen;
-#   * the cup's modules: the whole `dicecup` package (engine, net with the sim
-#     transport net/sim.py, hw, bots, scenario, jsonw) and the top-level `digitalio`
-#     the Adafruit drivers import. Not main.py (the entry point, run as a file) nor the
-#     manifests;
+#   * the cup's modules, the list manifest.py freezes too (manifest_cup.py), with what
+#     only a simulated cup runs (sim=True: the sim transport net/sim.py, scenario
+#     replay, the seeded PRNG). The tests run here are what proves that list complete.
+#     Not main.py (the entry point, run as a file) nor the manifests;
 #   * the Adafruit drivers (ssd1306, lis3dh, bus_device), frozen as a cup without PSRAM
 #     must have them (as .mpy in its heap they take 13 KB of its 110): fw32.py copies the
 #     pinned sources (drivers.txt) into build/fw32/drivers/ before it builds;
@@ -24,8 +24,7 @@
 # from firmware/, `$(MPY_DIR)` is the MicroPython source tree.
 include("$(MPY_DIR)/extmod/asyncio")
 
-package("dicecup", base_path=".")
-module("digitalio.py", base_path=".")
+include("manifest_cup.py", sim=True)
 
 import os
 

@@ -1,7 +1,9 @@
 """`make bench`: the figures in the README, measured side by side with a peer.
 
 Not a test: rates depend on the machine. Each rate is the best of several interleaved
-runs, so a busy neighbour slows both sides alike rather than one.
+runs, so a busy neighbour slows both sides alike rather than one; the fair OpenSpiel
+pairs (fair_playouts / peer_playouts) are the median of many short interleaved pairs
+in CPU time, with their spread.
 """
 import json
 import random
@@ -29,6 +31,14 @@ def _best_rate(fn, n, repeats):
     return best
 
 
+def _cpu_rate(fn, n):
+    """fn(n) timed in this process's CPU time, as runs per second: on a shared machine a
+    neighbour that takes the core away does not count against whichever side ran then."""
+    t = time.process_time()
+    fn(n)
+    return n / max(time.process_time() - t, 1e-9)
+
+
 def round_playouts(rules):
     """One round of 2 seats x 5 dice: dice rolled at random, then a uniformly random
     legal action at each decision until the call, then the settlement."""
@@ -53,8 +63,34 @@ def random_round(g, hands, rr):
     g.settle(hands)
 
 
-def openspiel_playouts():
-    """The same driver over OpenSpiel's C++ liars_dice (numdice=5), from Python."""
+def fair_playouts(copy=False):
+    """Liar's dice, 2 seats x 5 dice, driven as OpenSpiel's liars_dice is in
+    peer_playouts: the same work per playout on both sides -- ten dice drawn with
+    rr(6), seat 0 opens (the peer's rule), one legal list and one uniformly random pick
+    per decision, the round ended by settle (the peer: returns()). With `copy`, the game
+    is copied before every decision, as a search does (ours g.copy(), the peer clone())."""
+    rng = random.Random(1)
+    rr = rng.randrange
+
+    def run(n):
+        for _ in range(n):
+            g = new_game("liars", 2, opener=0)
+            hands = [[rr(6) + 1 for _ in range(5)], [rr(6) + 1 for _ in range(5)]]
+            g.start_round()
+            s = g.to_act()
+            while s is not None:
+                if copy:
+                    g = g.copy()
+                acts = g.legal(s)
+                g.apply(s, acts[rr(len(acts))])
+                s = g.to_act()
+            g.settle(hands)
+    return run
+
+
+def peer_playouts(copy=False):
+    """OpenSpiel's C++ liars_dice (numdice=5) from Python: each die dealt as an action
+    on the chance node, then as fair_playouts; None when pyspiel is not installed."""
     try:
         import pyspiel
     except ImportError:
@@ -66,14 +102,20 @@ def openspiel_playouts():
     def run(n):
         for _ in range(n):
             st = game.new_initial_state()
+            for _ in range(10):
+                st.apply_action(rr(6))
             while not st.is_terminal():
-                if st.is_chance_node():
-                    outs = st.chance_outcomes()
-                    st.apply_action(outs[rr(len(outs))][0])
-                else:
-                    acts = st.legal_actions()
-                    st.apply_action(acts[rr(len(acts))])
+                if copy:
+                    st = st.clone()
+                acts = st.legal_actions()
+                st.apply_action(acts[rr(len(acts))])
+            st.returns()
     return run
+
+
+def _median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
 
 
 def full_games(rules, seats):
@@ -112,25 +154,35 @@ def smallest_heap(rules, seats, seed):
 
 def engine_section(out, quick=False):
     n = 2000 if quick else 20000
-    repeats = 2 if quick else 5
+    repeats = 3 if quick else 7
     print("== Engine: random playouts of one round, 2 seats x 5 dice (CPython %s)" % sys.version.split()[0])
-    spiel = openspiel_playouts()
     runs = {r: round_playouts(r) for r in BLUFFING}
-    rates = {r: 0.0 for r in BLUFFING}
-    peer = 0.0
+    rates = {r: [] for r in BLUFFING}
+    pairs = {"plain": (fair_playouts(), peer_playouts()), "copy": (fair_playouts(True), peer_playouts(True))}
+    fair = {k: ([], []) for k in pairs}
     for _ in range(repeats):  # interleave, so load hits both sides alike
         for r in BLUFFING:
-            rates[r] = max(rates[r], _best_rate(runs[r], n, 1))
-        if spiel:
-            peer = max(peer, _best_rate(spiel, n, 1))
+            rates[r].append(_best_rate(runs[r], n, 1))
+    for _ in range(3 * repeats):  # short runs, ours then the peer's, each ratio a pair
+        for k, (ours, peer) in pairs.items():
+            if peer:
+                fair[k][0].append(_cpu_rate(ours, n // 4))
+                fair[k][1].append(_cpu_rate(peer, n // 4))
     for r in BLUFFING:
-        print("  dicecup %-8s %9.0f playouts/s" % (r, rates[r]))
-    if spiel:
-        print("  OpenSpiel liars_dice(numdice=5) %9.0f playouts/s   (ours/peer: liars %.2fx)" % (peer, rates["liars"] / peer))
-    else:
-        print("  OpenSpiel not installed (pip install open-spiel==2.0.2): no peer figure")
-    out["playouts_per_s"] = {r: round(rates[r]) for r in BLUFFING}
-    out["openspiel_playouts_per_s"] = round(peer) if spiel else None
+        print("  dicecup %-8s %9.0f playouts/s (median of %d)" % (r, _median(rates[r]), repeats))
+    out["playouts_per_s"] = {r: round(_median(rates[r])) for r in BLUFFING}
+    out["fair"] = {}
+    for k, (ours, peer) in fair.items():
+        if not peer:
+            print("  OpenSpiel not installed (pip install open-spiel==2.0.2): no peer figure")
+            break
+        ratios = [a / b for a, b in zip(ours, peer)]
+        print("  fair %-5s liars %9.0f vs OpenSpiel %9.0f playouts/s (CPU time): ours/peer median %.2fx"
+              " (%d pairs %.2f-%.2f)" % (k, _median(ours), _median(peer), _median(ratios), len(ratios),
+                                        min(ratios), max(ratios)))
+        out["fair"][k] = {"ours": round(_median(ours)), "peer": round(_median(peer)),
+                          "ratio_median": round(_median(ratios), 3),
+                          "ratio_min": round(min(ratios), 3), "ratio_max": round(max(ratios), 3)}
     games = _best_rate(full_games("perudo", 6), 100 if quick else 500, repeats)
     print("  full 6-player perudo games    %9.0f games/s" % games)
     out["perudo6_games_per_s"] = round(games)

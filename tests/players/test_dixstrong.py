@@ -138,7 +138,7 @@ def test_micropython_makes_the_same_choices(mpy_dir, tmp_path):
 
 @pytest.mark.heavy
 def test_solitaire_mean_reaches_the_computed_expectation():
-    turns = dixsim.solitaire_turns("strong", 3000, seed=0)
+    turns = dixsim.solitaire_turns("strong", 2000, seed=0)
     m, h = dixsim.mean_interval(turns)
     exact = dixtable.TURNS_E9 / 1e9
     assert abs(m - exact) <= h, (m, h, exact)

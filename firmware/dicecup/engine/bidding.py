@@ -26,6 +26,7 @@ START_DICE = const(5)
 FORMAT = const(1)   # serialised state format, in the first byte's high nibble
 
 PHASES = ("roll", "bid", "reveal", "over")
+_FACES = {1, 2, 3, 4, 5, 6}
 
 
 def _nonzero(src, keep=None):
@@ -56,33 +57,37 @@ class Bidding:
     WILD = None           # the face wild for number bids in a normal round, if any
     CONSTRAINED = False   # some rounds allow fewer bids than the ranking (perudo)
     EXACT = False         # the rule set has an exact call at all
+    EXACT_BIT = 0         # ... only with these option bits (liars: spot_on)
     _cache_key = None      # class-wide cache of one ladder (see _ladder_for)
     _cache_ladder = None
     _cache_index = None
     _cache_openers = None
+    _cache_list = None
+    # the state every new game and every round starts from: class defaults, so a new
+    # game and copy() set few attributes (assignments then shadow them per game)
+    opts = 0
+    round = 1
+    phase = ROLL
+    special = NORMAL
+    bid = 0                # standing bid as an action int, 0 for none
+    bidder = -1
+    rerolled = 0           # bluff: the bettor rerolled after the standing bid
+    caller = -1            # REVEAL: who called, and how
+    call = 0
+    used = 0               # perudo: bitmask of seats that had their palifico
+    gone = 0               # REVEAL: bitmask of seats that forfeited this round
+    _lad = None            # this round's bid ladder (derived, not serialised)
+    opening = ()           # events of the opener draw (not serialised; bluff's roll-off)
 
     def __init__(self, seats, options=None, opener=None, rng=None):
         if type(seats) is not int or not 2 <= seats <= 6:
             raise ValueError("%s needs 2 to 6 seats" % self.name)
         self.n = seats
-        self.opts = 0
         if options:
             self._set_options(options)
         self.dice = [START_DICE] * seats
         self.aside = [0] * seats   # bluff: packed faces set aside (face up)
-        self.round = 1
-        self.phase = ROLL
-        self.special = NORMAL
-        self.bid = 0               # standing bid as an action int, 0 for none
-        self.bidder = -1
-        self.rerolled = 0          # bluff: the bettor rerolled after the standing bid
-        self.caller = -1           # REVEAL: who called, and how
-        self.call = 0
-        self.used = 0              # perudo: bitmask of seats that had their palifico
-        self.hist = bytearray()    # this round's bids in order, one byte each (q << 3 | f)
-        self.gone = 0              # REVEAL: bitmask of seats that forfeited this round
-        self.opening = []          # events of the opener draw (not serialised)
-        self._lad = None           # this round's bid ladder (derived, not serialised)
+        self.hist = b""            # this round's bids in order, one byte each (q << 3 | f)
         if opener is None:
             if rng is None:
                 raise ValueError("give an opener or an rng to draw one")
@@ -94,6 +99,7 @@ class Bidding:
 
     # ----- options -----------------------------------------------------------------
     def _set_options(self, options):
+        self.opts = 0
         bit = 1
         for name, choices in self.OPTIONS:
             value = options.get(name, choices[0])
@@ -202,11 +208,11 @@ class Bidding:
         place in it (a 256-byte table: a bid fits a byte, 255 = not on the ladder).
         Built without sorting or dicts, and cached on the class for one table's worth,
         so the cup's heap stays small."""
-        key = (self.opts, self.special, self.total())
+        top = sum(self.dice)
+        key = self.opts << 8 | self.special << 7 | top
         cls = self.__class__
         if cls._cache_key != key:
-            cls._cache_ladder = cls._cache_index = cls._cache_openers = None
-            top = key[2]
+            cls._cache_ladder = cls._cache_index = cls._cache_openers = cls._cache_list = None
             size = 0
             for f in self.FACES:
                 size = max(size, self.rank(top, f) + 1)
@@ -224,8 +230,10 @@ class Bidding:
             cls._cache_ladder = lad
             cls._cache_index = pos
             cls._cache_openers = _nonzero(lad, self._opens) if self.CONSTRAINED else lad
+            ll = cls._cache_list = list(lad)  # what legal() slices: a list slice is a copy in C
+            ll.append(CHALLENGE)  # after any bid: so the slice is the whole answer
             cls._cache_key = key
-        return cls._cache_ladder, cls._cache_index, cls._cache_openers
+        return cls._cache_ladder, cls._cache_index, cls._cache_openers, cls._cache_list
 
     def _opens(self, x):
         return self._opening_error(x >> 3, x & 7) is None
@@ -234,7 +242,7 @@ class Bidding:
         """The ladder for this round: fixed from the roll to the call (the dice on the
         table and the round's special only change between rounds)."""
         if self._lad is None:
-            self._lad, self._idx, self._openers = self._ladder_for()
+            self._lad, self._idx, self._openers, self._ll = self._ladder_for()
         return self._lad, self._idx
 
     def _bids(self):
@@ -259,8 +267,33 @@ class Bidding:
         return "exact-not-allowed"
 
     def legal(self, seat, hand=None):
-        """Actions `seat` may take now, as a list (legal_run for what a View keeps)."""
+        """Actions `seat` may take now, as a list (legal_run for what a View keeps).
+        The seat on turn without a hand is what a search asks thousands of times: its
+        list is cut from the ladder in one step."""
+        if seat == self.turn and self.phase == BID and hand is None:
+            if self._lad is None:
+                self._ladder()
+            b = self.bid
+            if not b:
+                return self._ll[:-1] if self._openers is self._lad else list(self._openers)
+            i = self._idx[b]
+            if i != 255 and not (self.CONSTRAINED and self._constrained()):
+                out = self._ll[i + 1:]  # the bids above, then CHALLENGE
+                if self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT and self._may_exact(seat) is None:
+                    out.append(EXACT)
+                return out
         return list(self.legal_run(seat, hand))
+
+    def copy(self):
+        """An independent copy of the game (what a search does per decision): faster
+        than loads(dumps()). Nothing is copied but the attributes' dict: the engine never
+        changes dice, aside or hist in place (it replaces them), and the derived ladder
+        is never changed, so a copy and its original can share them all."""
+        g = object.__new__(self.__class__)
+        d = self.__dict__
+        for k in d:  # as fast as a dict copy on CPython, and MicroPython's dict is fixed
+            setattr(g, k, d[k])
+        return g
 
     def legal_run(self, seat, hand=None):
         """Actions `seat` may take now, as a Legal (engine/legal.py): the bids a run of
@@ -302,9 +335,29 @@ class Bidding:
     # ----- apply -------------------------------------------------------------------
     def apply(self, seat, action):
         """Apply `seat`'s action; returns public events. Raises IllegalAction, state kept."""
-        if type(action) is int and 8 <= action < 0x10000 and seat == self.turn and self.phase == BID \
-                and type(seat) is int:
-            return self._apply_bid(seat, action >> 3, action & 7)  # the common case first
+        if seat == self.turn and self.phase == BID and type(action) is int and type(seat) is int:
+            b = self.bid
+            # the common cases first: a bid on the round's ladder above the standing
+            # one, and the challenge of a standing bid by the seat on turn
+            if 8 <= action < 256 and self._lad is not None and not self.CONSTRAINED:
+                idx = self._idx
+                i = idx[action]
+                if i != 255 and (not b or idx[b] < i):
+                    self.bid = action
+                    self.hist += bytes((action,))  # a new bytes: copies share the old one
+                    self.bidder = seat
+                    if self.rerolled:
+                        self.rerolled = 0
+                    t = seat + 1
+                    self.turn = t if t < self.n and self.dice[t] else self.next_active(seat)
+                    return [("bid", seat, action >> 3, action & 7)]
+            elif action == CHALLENGE and b and self.dice[seat]:
+                self.phase = REVEAL
+                self.caller = seat
+                self.call = CHALLENGE
+                return [("challenge", seat)]
+            if 8 <= action < 0x10000:
+                return self._apply_bid(seat, action >> 3, action & 7)
         if self.phase == OVER or type(seat) is not int or type(action) is not int or not 0 <= seat < self.n:
             self._reject(seat, action)
         if 8 <= action < 0x10000:
@@ -354,7 +407,7 @@ class Bidding:
             if err is not None:
                 raise IllegalAction(err[0], err[1], seat)
         self.bid = q << 3 | f
-        self.hist.append(self.bid)
+        self.hist += bytes((self.bid,))
         self.bidder = seat
         self.rerolled = 0
         t = seat + 1
@@ -393,7 +446,9 @@ class Bidding:
         for f in faces:
             if not 1 <= f <= 6:
                 raise IllegalAction("bad-face", "face %d is not 1..6" % f, seat)
-        self.aside[seat] = pack(unpack(self.aside[seat]) + faces)
+        aside = list(self.aside)  # replaced, not changed: copies share it
+        aside[seat] = pack(unpack(aside[seat]) + faces)
+        self.aside = aside
         self.rerolled = 1
         return [("reroll", seat, faces, hidden - len(faces))]
 
@@ -422,7 +477,9 @@ class Bidding:
         if self.phase != REVEAL:
             raise IllegalAction("wrong-phase", "forfeits happen at the reveal", seat)
         lost = self.dice[seat]
+        self.dice = list(self.dice)  # replaced, not changed: copies share them
         self.dice[seat] = 0
+        self.aside = list(self.aside)
         self.aside[seat] = 0
         if lost:
             self.gone |= 1 << seat
@@ -451,20 +508,23 @@ class Bidding:
         Raises IllegalAction when a hand does not fit what its seat holds."""
         dice = self.dice
         aside = self.aside
-        faces = self.counts(self.bid & 7)
+        f = self.bid & 7
+        w = 0 if self.special or self.WILD == f else self.WILD or 0  # as counts(f)
         n = 0
-        for s in range(self.n):
-            h = hands[s]
-            if aside[s] or len(h) != dice[s]:
-                self.check_hand(s, h)
-                for d in unpack(aside[s]):
-                    if d in faces:
-                        n += 1
-            # every die a face 1..6 (list.count runs in C: cheap for five dice)
-            if h.count(1) + h.count(2) + h.count(3) + h.count(4) + h.count(5) + h.count(6) != len(h):
-                self.check_hand(s, h)
-            for f in faces:
-                n += h.count(f)
+        try:
+            for s in range(self.n):
+                h = hands[s]
+                # every die a face 1..6 in one C call (TypeError: an unhashable die)
+                if aside[s] or len(h) != dice[s] or not _FACES.issuperset(h):
+                    self.check_hand(s, h)  # raises unless only dice are set aside
+                    for d in unpack(aside[s]):
+                        if d == f or d == w:
+                            n += 1
+                n += h.count(f) + h.count(w) if w else h.count(f)
+        except TypeError:
+            for s in range(self.n):
+                self.check_hand(s, hands[s])
+            raise
         return n
 
     def wild(self):
@@ -511,18 +571,19 @@ class Bidding:
 
     def _end_round(self, deltas, opener, events):
         reduced = []
+        dice = self.dice = list(self.dice)  # replaced, not changed: copies share it
         for s in range(self.n):
             d = deltas[s]
             if not d:
                 continue
-            before = self.dice[s]
+            before = dice[s]
             after = before + d
             if after > START_DICE:
                 after = START_DICE
             if after < 0:
                 after = 0
             if after != before:
-                self.dice[s] = after
+                dice[s] = after
                 events.append(("lose" if after < before else "gain", s, abs(after - before)))
                 if after < before and after == 1:
                     reduced.append(s)
@@ -553,9 +614,11 @@ class Bidding:
         self.bidder = -1
         self.caller = -1
         self.call = 0
-        self.rerolled = 0
-        self.hist = bytearray()
-        self.gone = 0
+        self.hist = b""
+        if self.rerolled:  # mostly still the class default: no store
+            self.rerolled = 0
+        if self.gone:
+            self.gone = 0
         if self.aside.count(0) != self.n:
             self.aside = [0] * self.n
 
@@ -636,7 +699,7 @@ class Bidding:
         if b & 0x80:
             self.aside = [r.uvar() for _ in range(n)]
         self.gone = r.byte() if t & 0x80 else 0
-        self.hist = bytearray(r.raw(r.uvar()) if t & 0x40 else b"")
+        self.hist = bytes(r.raw(r.uvar())) if t & 0x40 else b""
         r.end()
         self._validate()
 

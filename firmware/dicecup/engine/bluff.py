@@ -43,6 +43,7 @@ class Bluff(Bidding):
         """Roll-off: everyone rolls five public dice, the highest pip total opens
         (a star counts 6); tied players roll again among themselves."""
         rolling = list(range(self.n))
+        self.opening = []
         while True:
             best = -1
             top = []

@@ -7,6 +7,7 @@ class Liars(Bidding):
     code = 4
     OPTIONS = (("one_life", (False, True)), ("spot_on", (False, True)))
     EXACT = True
+    EXACT_BIT = 2  # spot_on
 
     def _may_exact(self, seat):
         if not self.opts & 2:
@@ -17,7 +18,9 @@ class Liars(Bidding):
 
     def _loss(self, seat):
         # one_life: any lost die is the last one
-        return self._one_die(seat, -5 if self.opts & 1 else -1)
+        d = [0] * self.n
+        d[seat] = -5 if self.opts & 1 else -1
+        return d
 
     def _resolve(self, count):
         q = self.bid >> 3
