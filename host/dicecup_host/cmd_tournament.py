@@ -4,6 +4,8 @@ import json
 import sys
 import time
 
+from .tournament import wilson
+
 RULE_SETS = ("bluff", "perudo", "menteur", "liars", "dixmille")
 
 
@@ -21,17 +23,6 @@ def register(sub):
     s.add_argument("--workers", type=int, default=None, help="processes (default: one per CPU)")
     s.add_argument("--json", action="store_true", help="end with one JSON line")
     s.set_defaults(func=run, parser=s)
-
-
-def wilson(k, n, z=1.959964):
-    """The Wilson 95 % interval for k wins in n tries (good near 0 and 1 too)."""
-    if not n:
-        return 0.0, 1.0
-    p = k / n
-    z2 = z * z
-    mid = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * ((p * (1 - p) / n + z2 / (4 * n * n)) ** 0.5) / (1 + z2 / n)
-    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def _probe(rules, kinds, options, err):

@@ -10,6 +10,8 @@ from dicecup import players
 from dicecup.engine import new_game
 from dicecup.engine.actions import kind as _kind, roll
 
+from .tournament import wilson  # noqa: F401 - dixsim.wilson, as its callers use it
+
 MAX_STEPS = 100000
 
 
@@ -54,17 +56,6 @@ def headsup(kind_a, kind_b, games, seed=0, options=None):
         else:
             wins += _play([b, a], seed + i, options)[0] == 1
     return wins
-
-
-def wilson(wins, n, z=1.96):
-    """The Wilson 95 % interval of a win rate: (low, high)."""
-    if not n:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / d
-    return c - h, c + h
 
 
 def mean_interval(xs, z=1.96):

@@ -222,3 +222,14 @@ def summarize(kinds, results):
             unfinished.append({"game": i, "why": capped if isinstance(capped, str) else "capped"})
     return {"kinds": table, "by_seat": by_seat, "forfeits": forfeits, "unfinished": unfinished,
             "mean_turns": turns / n_games if n_games else 0.0}
+
+
+def wilson(k, n, z=1.959964):
+    """The Wilson 95 % interval for k wins in n tries (good near 0 and 1 too)."""
+    if not n:
+        return 0.0, 1.0
+    p = k / n
+    z2 = z * z
+    mid = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * ((p * (1 - p) / n + z2 / (4 * n * n)) ** 0.5) / (1 + z2 / n)
+    return max(0.0, mid - half), min(1.0, mid + half)

@@ -4,66 +4,16 @@ Hands are rolled with a seeded rng, each seat reads `g.view(seat, hand)`; after 
 a Bluff bettor is asked for a reroll; while a bid stands every seat that may call exact
 out of turn is asked before the seat on turn acts. `play(...)` returns the winner.
 The opener rotates with the seed (`opener=seed % seats`), so no level always opens.
-
-For the baseline it uses players/baseline.py when players/binomial.py exists, else
-`Neller` below (the same rule: the highest-ranking legal bid at least even odds to be
-true given its own dice, else challenge; never exact, never reroll).
 """
-import math
 import random
 
 from dicecup.engine import new_game
-from dicecup.engine.actions import CHALLENGE, EXACT, kind, roll, unpack
-
-
-class Neller:
-    """Neller's binomial player, for the baseline seat (see the module docstring)."""
-
-    @staticmethod
-    def act(view, rng):
-        if view.rules == "dixmille":
-            from dicecup import bots
-            return bots.act(view, rng)
-        if not view.mine or not view.legal:
-            return None
-        best = None
-        for a in view.legal:
-            if 8 <= a < 0x10000 and _even_odds(view, a >> 3, a & 7):
-                best = a
-        if best is None:
-            return CHALLENGE if CHALLENGE in view.legal else view.legal[0]
-        return best
-
-    @staticmethod
-    def reroll(view, bid, rng):
-        return None
-
-
-def _even_odds(view, q, f):
-    faces = view.counts(f)
-    known = sum(1 for d in view.hand if d in faces)
-    seen = len(view.hand)
-    for a in view.aside:
-        seen += len(a)
-        known += sum(1 for d in a if d in faces)
-    need = q - known
-    u = view.total - seen
-    k = len(faces)
-    if need <= 0:
-        return True
-    num = sum(math.comb(u, j) * k ** j * (6 - k) ** (u - j) for j in range(need, u + 1))
-    return 2 * num >= 6 ** u
+from dicecup.engine.actions import EXACT, kind, roll, unpack
 
 
 def player(kind_name):
-    """The module (or object) playing `kind_name`: players.get, Neller for a baseline
-    whose binomial module is not there yet."""
+    """The module playing `kind_name` (players.get)."""
     from dicecup import players
-    if kind_name == "baseline":
-        try:
-            import dicecup.players.binomial  # noqa: F401
-        except ImportError:
-            return Neller
     return players.get(kind_name)
 
 
@@ -136,17 +86,6 @@ def play(rules, seats, seed, options=None, max_steps=5000, on_decision=None, mak
     return g.winner()
 
 
-def wilson(wins, n, z=1.96):
-    """Wilson 95 % interval for a win rate: (low, high)."""
-    if not n:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
-
-
 def match(rules, a, b, games, options=None, first_seed=0):
     """Heads-up `a` vs `b` (kind names) over `games` seeded games, swapping seats each
     game (the opener rotates too). Returns a's wins."""
@@ -178,6 +117,8 @@ def table(rules, kinds, games, hero=0, options=None, first_seed=0):
 if __name__ == "__main__":
     import sys
     import time
+
+    from dicecup_host.tournament import wilson
     rules, a, b, games = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     t0 = time.time()
     if b.startswith("table"):

@@ -24,6 +24,7 @@ Bluff's reroll: as the normal player, judged by this belief. Dix mille is not he
 (players/strong.py dispatches it).
 """
 from ..engine.actions import CHALLENGE, EXACT, reroll as _reroll
+from .normal import candidates
 from .odds import seen
 
 S = 16384          # one, in fixed point
@@ -154,20 +155,6 @@ class _Read:
         return total
 
 
-def _candidates(legal, per_face=3):
-    got = [0] * 7
-    out = []
-    for a in legal:
-        if 8 <= a < 0x10000:
-            f = a & 7
-            if got[f] < per_face:
-                got[f] += 1
-                out.append(a)
-                if len(out) == 6 * per_face:
-                    break
-    return out
-
-
 def act(view, rng):
     """The action for the view's seat now, or None (nothing worth doing now)."""
     acts = view.legal
@@ -182,7 +169,7 @@ def act(view, rng):
     vals = []
     best_v = -1
     if rd.next >= 0:
-        for a in _candidates(acts):
+        for a in candidates(acts, 3):
             w = rd.raise_worth(a >> 3, a & 7)
             vals.append((a, w))
             if w > best_v:
