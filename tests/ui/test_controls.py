@@ -98,7 +98,7 @@ def test_every_legal_move_is_reachable_and_nothing_else_is_sent(cfg, board):
 @pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
 def test_every_legal_move_is_reachable_in_many_more_states(cfg, board):
     rules, options = cfg
-    on_turn = 3 if options.get("reroll") else 20   # a reroll state's search is the costly one
+    on_turn = 2 if options.get("reroll") else 20   # a reroll state's search is the costly one
     base = 100 + 10 * CONFIGS.index(cfg)
     figures, specials = _search(rules, options, BOARDS[board], range(base, base + 6), off_turn=40, on_turn=on_turn)
     print("%s %s (heavy): %s" % (_id(cfg), board, figures))
