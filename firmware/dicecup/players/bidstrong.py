@@ -23,8 +23,8 @@ on a 32-bit cup keeps them as small ints (no heap, the same answer on every runt
 Bluff's reroll: as the normal player, judged by this belief. Dix mille is not here
 (players/strong.py dispatches it).
 """
-from ..engine.actions import CHALLENGE, EXACT, reroll as _reroll
-from .normal import candidates
+from ..engine.actions import CHALLENGE, EXACT
+from .normal import candidates, reroll_under
 from .odds import seen
 
 S = 16384          # one, in fixed point
@@ -188,14 +188,5 @@ def act(view, rng):
 
 def reroll(view, bid, rng):
     """Bluff's extension after its own `bid`: set aside the dice counting for it and
-    reroll the rest when the bet is under 3 in 4 to be true."""
-    hand = view.hand
-    if view.rules != "bluff" or ("reroll", True) not in view.options or not hand or len(hand) < 2:
-        return None
-    faces = view.counts(bid & 7)
-    aside = [d for d in hand if d in faces]
-    if not aside or len(aside) == len(hand):
-        return None
-    if 4 * _Read(view).odds(bid >> 3, bid & 7)[0] >= 3 * S:
-        return None
-    return _reroll(aside)
+    reroll the rest when the bet is under 3 in 4 to be true, judged by this belief."""
+    return reroll_under(view, bid, lambda: 4 * _Read(view).odds(bid >> 3, bid & 7)[0] < 3 * S)

@@ -116,13 +116,18 @@ def act(view, rng):
 def reroll(view, bid, rng):
     """Bluff's extension after its own `bid` (not yet applied): set aside the dice
     counting for it and reroll the rest when the bet is under 3 in 4 to be true."""
+    return reroll_under(view, bid, lambda: 4 * odds(view, bid >> 3, bid & 7)[0] < 3 * SCALE)
+
+
+def reroll_under(view, bid, thin):
+    """The reroll rule normal and strong share: with the option on and a hand that has
+    dice counting for `bid` and dice that do not, set those aside and reroll the rest
+    when `thin()` (the player's own judgement of the bet) says so; else None."""
     hand = view.hand
     if view.rules != "bluff" or ("reroll", True) not in view.options or not hand or len(hand) < 2:
         return None
     faces = view.counts(bid & 7)
     aside = [d for d in hand if d in faces]
-    if not aside or len(aside) == len(hand):
-        return None
-    if 4 * odds(view, bid >> 3, bid & 7)[0] >= 3 * SCALE:
+    if not aside or len(aside) == len(hand) or not thin():
         return None
     return _reroll(aside)
