@@ -25,7 +25,7 @@ test-fast: install
 
 # on a terminal: the live view, you on seat 1 against bots; in a pipe: the game told as text
 sim: install
-	$(BIN)/dicecup sim --rules $(RULES) --cups $(CUPS) --seed $(SEED) $(if $(SPEED),--speed $(SPEED)) $(if $(CUPLANG),--lang $(CUPLANG))
+	$(BIN)/dicecup sim --rules $(RULES) $(if $(SEATS),--seats $(SEATS),--cups $(CUPS)) --seed $(SEED) $(if $(SPEED),--speed $(SPEED)) $(if $(CUPLANG),--lang $(CUPLANG))
 
 # the bench's WebAssembly MicroPython (build/wasm); without npm its column says so
 $(VENV)/.bench: $(STAMP)
