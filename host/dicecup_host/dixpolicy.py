@@ -1,7 +1,9 @@
 """Dix mille solitaire solved by value iteration: the policy *strong* plays, as a table.
 
-    python -m dicecup_host.dixpolicy           prints the expected turns, writes the table
-    python -m dicecup_host.dixpolicy --check   recomputes and compares with the checked-in table
+    python -m dicecup_host.dixpolicy                 solves from 0, writes the table and the values
+    python -m dicecup_host.dixpolicy --check         checks the checked-in values are the fixed point
+                                                     (one sweep) and the table is their policy
+    python -m dicecup_host.dixpolicy --check --from-zero   solves again from 0 and compares both
 
 Value = expected number of turns to reach exactly 10,000 alone, under the rules as the
 engine builds them (engine/dixmille.py): opening at 500, a bust gives an opened player a
@@ -49,6 +51,7 @@ NA = (GOAL - STEP - FLOOR) // STEP + 1
 S = 3 * NA + 1
 U = 3 * NA
 TABLE = Path(__file__).resolve().parent.parent.parent / "firmware" / "dicecup" / "players" / "dixtable.py"
+VALUES = Path(__file__).resolve().parent / "dixvalues.py"
 
 
 def option_groups(n):
@@ -236,31 +239,86 @@ def module_text(table, turns, sweeps):
     return "\n".join(lines) + "\n"
 
 
+def values_text(V, sweeps):
+    """The between-turn values the table was encoded from, each float as repr (it reads back
+    bit for bit), so a check is one sweep instead of a solve from 0."""
+    lines = ['"""Dix mille solitaire: expected turns per between-turn state, the fixed point the',
+             'policy in firmware/dicecup/players/dixtable.py was encoded from (written by',
+             '`python -m dicecup_host.dixpolicy`, do not edit; state index in dixpolicy.py)."""',
+             "SWEEPS = %d" % sweeps,
+             "V = ("]
+    for i in range(0, len(V), 4):
+        lines.append("    " + " ".join(repr(float(v)) + "," for v in V[i:i + 4]))
+    lines.append(")")
+    return "\n".join(lines) + "\n"
+
+
+def _stored_values(np):
+    """(V, sweeps) from the checked-in values, or None when they are missing or malformed."""
+    ns = {}
+    try:
+        exec(compile(VALUES.read_text(), str(VALUES), "exec"), ns)
+        V = np.array(ns["V"], dtype=float)
+        sweeps = int(ns["SWEEPS"])
+    except (OSError, SyntaxError, KeyError, ValueError, TypeError):
+        return None
+    return (V, sweeps) if V.shape == (S,) else None
+
+
+def _compare(path, text):
+    old = path.read_text() if path.exists() else ""
+    if old != text:
+        print("the checked-in file differs from the recomputed one: %s" % path)
+        return False
+    return True
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m dicecup_host.dixpolicy", description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="recompute and compare with the checked-in table")
+    ap.add_argument("--from-zero", action="store_true",
+                    help="with --check: solve again from 0 (minutes) instead of checking one sweep")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
+    if a.from_zero and not a.check:
+        ap.error("--from-zero goes with --check (without --check the script always solves from 0)")
     log = None if a.quiet else (lambda s: print(s, file=sys.stderr, flush=True))
     try:
         import numpy  # noqa: F401
     except ImportError:
         ap.error("numpy is needed to compute the table (pip install numpy)")
     solver = Solver()
+    if a.check and not a.from_zero:
+        stored = _stored_values(solver.np)
+        if stored is None:
+            print("no readable values in %s: run python -m dicecup_host.dixpolicy" % VALUES)
+            return 1
+        V, sweeps = stored
+        Vn, C = solver.sweep(V)
+        moved = float(solver.np.max(solver.np.abs(Vn - V)))
+        print("expected turns to exactly 10,000 from 0 (solitaire, optimal): %.9f" % V[U])
+        if not moved < TOL:
+            print("the checked-in values are not the fixed point: one sweep moves them by %.2e" % moved)
+            return 1
+        if not _compare(TABLE, module_text(encode(solver, V, C), float(V[U]), sweeps)):
+            return 1
+        print("the checked-in table matches (%s): its values are the fixed point (one sweep moves"
+              " them by %.1e < %g)" % (TABLE.name, moved, TOL))
+        return 0
     V, _, sweeps = solver.solve(log=log)
     _, C = solver.sweep(V)   # C from the final V itself: a bank compares with the same values
     turns = float(V[U])
     text = module_text(encode(solver, V, C), turns, sweeps)
+    vals = values_text(V, sweeps)
     print("expected turns to exactly 10,000 from 0 (solitaire, optimal): %.9f" % turns)
     if a.check:
-        old = TABLE.read_text() if TABLE.exists() else ""
-        if old != text:
-            print("the checked-in table differs from the recomputed one: %s" % TABLE)
+        if not (_compare(TABLE, text) & _compare(VALUES, vals)):
             return 1
-        print("the checked-in table matches (%s)" % TABLE.name)
+        print("the checked-in table matches (%s), solved again from 0" % TABLE.name)
         return 0
     TABLE.write_text(text)
-    print("wrote %s" % TABLE)
+    VALUES.write_text(vals)
+    print("wrote %s and %s" % (TABLE, VALUES))
     return 0
 
 
