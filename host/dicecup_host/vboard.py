@@ -100,7 +100,7 @@ class Runtime:
         self.busy = True
         self.going = False
         self.cid += 1
-        self.waiting = b"%s %d %d\n" % (kind.encode(), self.cid, len(src)) + src
+        self.waiting = MARK + b"%s %d %d\n" % (kind.encode(), self.cid, len(src)) + src
         self.wait_until = time.monotonic() + self.SETTLE_S
         self.send_waiting()
 
@@ -116,6 +116,18 @@ class Runtime:
             self.proc.stdin.write(data)
         except (BrokenPipeError, OSError):
             pass   # it died: feed() reports the end
+
+    def uart(self, b):
+        """A byte for the running code's stdin, as a cup's UART hands it over: only while
+        it runs and no Ctrl-C is on its way (what comes after one is the REPL's: mpremote
+        sends Ctrl-A right behind it). False: not now, the REPL keeps it."""
+        if not (self.busy and self.going) or self.held or self.taken < self.sent or self.proc is None:
+            return False
+        try:
+            self.proc.stdin.write(bytes((b,)))
+        except (BrokenPipeError, OSError):
+            return False
+        return True
 
     def interrupt(self):
         """Ctrl-C: a KeyboardInterrupt in the running code. Until the command says it
@@ -282,6 +294,8 @@ class Repl:
         if self.rt.busy or self.after:
             if b == 3:
                 self.rt.interrupt()
+            elif self.rt.uart(b):
+                pass       # the running code's stdin (a cup's app reads `dicecup log` asking)
             else:
                 self.queue.append(b)
             return

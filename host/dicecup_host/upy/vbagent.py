@@ -10,7 +10,10 @@ chip addresses, INT1, mounting and battery divider, so the chips hang where the
 board says (emu/rig.py).
 
 It then serves the host, which speaks MicroPython's REPL on the pty. On stdin a
-header line "KIND ID N" then N bytes of source; ID numbers the command:
+header line MARK + "KIND ID N" then N bytes of source; ID numbers the command. While a
+command runs, stdin is the cup's UART: the host passes on what is typed (`dicecup log`
+asking a running app for what it missed); what the code left unread is dropped before
+the next header's MARK.
     X        run source (raw REPL: file input)     S    one REPL line (single input)
     F        run the file named (boot.py, main.py) if it exists
 What the code prints goes to stdout as it happens, as on a cup's serial port; when it
@@ -37,6 +40,7 @@ import os
 import sys
 
 MARK = "\x1e\x1fVB"
+BMARK = MARK.encode()
 _kbd = [0]   # the KeyboardInterrupts (the host's SIGINTs) taken so far, however they landed
 
 
@@ -160,12 +164,17 @@ class Reader:
     def take(self):
         """The next command (kind, id, source bytes), or None at end of input."""
         head = self.head
-        while not head.endswith(b"\n"):
-            b = self.read(1)
-            if not b:
-                return None
-            head.extend(b)
-        parts = head.split()
+        while True:
+            while not head.endswith(b"\n"):
+                b = self.read(1)
+                if not b:
+                    return None
+                head.extend(b)
+            at = head.find(BMARK)
+            if at >= 0:
+                break
+            head[:] = b""      # a line the running code left unread on its stdin
+        parts = head[at + len(BMARK):].split()
         self.head = bytearray()
         n = int(parts[2])
         src = self.read(n) if n else b""
