@@ -3,8 +3,9 @@
     dicecup doctor --port PORT [--board B] [--timeout S] [--no-wait] [--listen S]
 
 It stops whatever the cup runs (Ctrl-C), enters MicroPython's raw REPL (mpremote's
-serial transport) and checks, step by step, each step with its own time limit and a
-PASS / FAIL / SKIP line (a FAIL says what to check): the firmware version and board
+serial transport) and checks, step by step, each step with its own time limit
+(STEP_S for the cup's own work, --timeout for what waits on you) and a PASS / FAIL /
+SKIP line (a FAIL says what to check): the firmware version and board
 file; the I2C scan (the OLED and the LIS3DH at the board file's addresses, else the
 pins to check); the buttons (one held at the start is stuck; then "press left" ... as
 you press them); the accelerometer at rest and the shake detector's states as you shake
@@ -28,6 +29,7 @@ from .cmd_hw import board_arg
 
 PROBE = Path(__file__).resolve().parent / "upy" / "doctorprobe.py"
 BANNER = b"raw REPL; CTRL-B to exit\r\n"
+STEP_S = 10.0     # the limit of a step that waits on the cup alone (--timeout: on you)
 
 
 class CupGone(Exception):
@@ -181,9 +183,9 @@ class Doctor:
     def load(self):
         """The probe's functions into the cup's REPL."""
         try:
-            err = self.link.run(PROBE.read_text(), self.args.timeout)
+            err = self.link.run(PROBE.read_text(), STEP_S)
         except TimeoutError:
-            err = "no answer within %g s" % self.args.timeout
+            err = "no answer within %g s" % STEP_S
         if err.strip():
             self.verdict(doctor.Verdict("connect", doctor.FAIL, "the doctor's code does not run on the cup: %s"
                                         % err.strip().splitlines()[-1], "probe failed"))
@@ -193,7 +195,7 @@ class Doctor:
     # ----- the steps -----------------------------------------------------------------
     def run(self):
         a = self.args
-        limit = a.timeout
+        limit = STEP_S
         ident = self.step("firmware", "ident()", limit)
         if ident is None:
             return
@@ -210,22 +212,22 @@ class Doctor:
             if "not found" not in e:          # (a missing chip is said above)
                 self.verdict(doctor.Verdict("bring-up", doctor.FAIL, e, "bring-up error"))
         if probe["buttons"]:
-            self.buttons(board, limit)
+            self.buttons(board, a.timeout)
         if probe["accel"]:
-            self.motion(limit)
+            self.motion(a.timeout)
         else:
             self.verdict(doctor.Verdict("shake detector", doctor.SKIP, "no accelerometer (see above)"))
         volts = self.step("battery", "battery()", limit)
         if volts is not None:
             self.verdict(doctor.battery(board, volts["volts"]))
-        listen = min(a.listen, limit)
+        listen = a.listen
         self.say("      listening %g s for other cups' radios..." % listen)
         r = self.step("radio", "radio(%d)" % int(listen * 1000), listen + limit)
         if r is not None:
             self.verdict(doctor.radio(r, doctor.virtual(ident), listen))
 
     def buttons(self, board, limit):
-        h = self.step("buttons", "held()", limit)
+        h = self.step("buttons", "held()", STEP_S)
         if h is None:
             return
         held = h["held"]
@@ -246,7 +248,7 @@ class Doctor:
                 self.verdict(doctor.press(board, i, p, limit))
 
     def motion(self, limit):
-        g = self.step("accelerometer", "sample()", limit)
+        g = self.step("accel at rest", "sample()", STEP_S)
         if g is None:
             return
         self.verdict(doctor.rest(g["g"]))
@@ -263,12 +265,12 @@ class Doctor:
             if d.get("roll"):
                 rolled.append(True)
         self.say("      leave the cup standing still, mouth down, on the table")
-        r = self.step("shake detector", "motion('still', %d)" % int(limit * 1000), limit + 5, seen)
+        r = self.step("shake detector", "motion('still', %d)" % int(STEP_S * 1000), STEP_S + 5, seen)
         if r is None:
             return
         if r.get("reached") != "still":
             self.verdict(doctor.Verdict("shake detector", doctor.FAIL, "never still in %g s (last: %s)"
-                                        % (limit, r.get("last")), "cup never still",
+                                        % (STEP_S, r.get("last")), "cup never still",
                                         ["stand the cup mouth-down on a table and leave it"]))
             return
         self.say("      shake the cup, then set it down")
@@ -296,11 +298,12 @@ def run(args):
     except Exception as e:  # noqa: BLE001 - mpremote's TransportError, a busy or vanished port
         print("dicecup doctor: cannot open %s (%s)" % (port, e), file=sys.stderr)
         return 2
-    print("dicecup doctor %s on %s (each step times out after %g s)" % (VERSION, port, args.timeout), flush=True)
+    print("dicecup doctor %s on %s (each step times out: %g s for the cup, %g s for you)"
+          % (VERSION, port, STEP_S, args.timeout), flush=True)
     d = Doctor(link, args)
     try:
-        if not link.enter(args.timeout):
-            d.verdict(doctor.Verdict("connect", doctor.FAIL, "no MicroPython raw REPL answers on %s in %g s" % (port, args.timeout),
+        if not link.enter(STEP_S):
+            d.verdict(doctor.Verdict("connect", doctor.FAIL, "no MicroPython raw REPL answers on %s in %g s" % (port, STEP_S),
                                      "no REPL", ["is it the cup's port (dicecup flash finds it)? close any other program "
                                                  "reading it (dicecup log, screen)", "press the board's reset button"]))
         else:
@@ -340,7 +343,8 @@ def register(sub):
     p.add_argument("--board", type=board_arg, help="the board you built (a name or a board file): the cup's "
                                                    "board file must be this one")
     p.add_argument("--timeout", type=_seconds(1, 600, "each step's time limit"), default=15.0, metavar="S",
-                   help="each step's time limit, presses and the shake included (default 15 s)")
+                   help="how long a step waits for you: each press, the shake (default 15 s; the "
+                        "steps that need no hands time out after %g s)" % STEP_S)
     p.add_argument("--listen", type=_seconds(0.5, 60, "how long to listen for other cups"), default=3.0,
                    metavar="S", help="how long the radio listens for other cups (default 3 s)")
     p.add_argument("--no-wait", action="store_true",

@@ -187,7 +187,7 @@ def battery(board, volts):
     if volts < empty:
         return Verdict("battery", FAIL, "%.2f V: below empty (%.1f V)" % (volts, empty), "battery low",
                        ["charge it over USB"])
-    pct = int((volts - empty) * 100 / (full - empty))
+    pct = int(round((volts - empty) * 100 / (full - empty)))
     return Verdict("battery", PASS, "%.2f V (about %d %%) on %s" % (volts, max(0, min(100, pct)), where))
 
 
