@@ -54,6 +54,19 @@ def doctor(port, *args, control=None, timeout=60):
             ctl.close()
 
 
+def stop_game(port, timeout=15):
+    """Ctrl-C on the port: what the cup says. A game running again after the doctor's
+    soft reset says it stopped (or, caught still booting, main.py's traceback)."""
+    seen = b""
+    end = time.monotonic() + timeout
+    with serial.Serial(port, 115200, timeout=0.3) as s:
+        time.sleep(1.0)
+        while b"stopped" not in seen and b'File "main.py"' not in seen and time.monotonic() < end:
+            s.write(b"\x03")
+            seen += s.read(4096)
+    return seen.decode(errors="replace")
+
+
 def verdicts(text, status):
     return [ln for ln in text.splitlines() if ln.startswith(status + "  ")]
 
@@ -64,8 +77,10 @@ def test_a_healthy_cup_passes_every_step(tmp_path, bundle):
     try:
         board.status("control FIFO")
         code, out = doctor(board.port, "--timeout", "10", "--board", "esp32-devkitc", control=fifo)
+        again = stop_game(board.port)
     finally:
         board.stop()
+    assert "dicecup: stopped (Ctrl-C): the REPL is yours" in again or 'File "main.py"' in again, again
     assert code == 0, out
     assert verdicts(out, "FAIL") == []
     assert "PASS  firmware: dicecup %s on esp32-devkitc (esp32) (virtual board)" % dicecup.VERSION in out
