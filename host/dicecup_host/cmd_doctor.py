@@ -44,6 +44,7 @@ class Link:
         from mpremote.transport_serial import SerialTransport
         self.t = SerialTransport(port, timeout=3)
         self.ser = self.t.serial
+        self.paste = True       # raw-paste until the cup says it has none
 
     def close(self):
         try:
@@ -89,12 +90,8 @@ class Link:
         traceback text ('' when none). TimeoutError after `seconds` (the code is
         interrupted and the prompt waited for), CupGone when it does not come back."""
         from mpremote.transport import TransportError
-        self.ser.write(b"\x05A\x01")          # raw-paste, as mpremote does
         try:
-            if self.ser.read(2) == b"R\x01":
-                self.t.raw_paste_write(code.encode())
-            else:
-                raise CupGone("the cup does not take raw-paste input")
+            self._send(code.encode())
         except (TransportError, OSError, ValueError) as e:
             raise CupGone("the cup stopped answering while the doctor sent its code (%s)" % e)
         part = bytearray()
@@ -119,6 +116,28 @@ class Link:
         if not ok:
             raise CupGone("the cup stopped answering after a step")
         return err[:-2].decode(errors="replace")
+
+    def _send(self, data):
+        """Raw-paste when the cup has it (flow-controlled: mpremote's writer), else the
+        plain raw REPL (MicroPython before 1.14), as mpremote falls back."""
+        from mpremote.transport import TransportError
+        if self.paste:
+            self.ser.write(b"\x05A\x01")
+            answer = self.ser.read(2)
+            if answer == b"R\x01":
+                self.t.raw_paste_write(data)
+                return
+            self.paste = False
+            if answer != b"R\x00":     # it took the bytes as code and Ctrl-A: the prompt again
+                ok, _ = self._read_until(BANNER + b">", 3)
+                if not ok:
+                    raise TransportError("no raw REPL prompt")
+        for i in range(0, len(data), 256):
+            self.ser.write(data[i:i + 256])
+            time.sleep(0.01)
+        self.ser.write(b"\x04")
+        if self.ser.read(2) != b"OK":
+            raise TransportError("the cup did not take the code")
 
     def restart(self):
         """Back to the friendly REPL and a soft reset: main.py, the game, runs again."""

@@ -120,10 +120,12 @@ def stuck(board, held):
     out = []
     for i in held:
         b = board["buttons"][i]
+        fixes = ["a key jammed, a solder bridge, or %s shorted to %s" % (gpio(b[1]), "GND" if b[2] == 0 else "3V3"),
+                 _button_fix(b)]
+        if i == board.get("safe"):
+            fixes.append("%s is the safe button: held at power-on the cup starts the self-test, not the game" % b[0])
         out.append(Verdict("button %s" % b[0], FAIL, "reads pressed at the start (%s held %s): stuck"
-                           % (gpio(b[1]), "low" if b[2] == 0 else "high"), "button %s stuck" % b[0],
-                           ["a key jammed, a solder bridge, or %s shorted to %s" % (gpio(b[1]), "GND" if b[2] == 0 else "3V3"),
-                            _button_fix(b)]))
+                           % (gpio(b[1]), "low" if b[2] == 0 else "high"), "button %s stuck" % b[0], fixes))
     return out
 
 

@@ -62,3 +62,25 @@ def test_the_firmware_version_is_the_package_version():
     import dicecup
     text = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
     assert re.search(r'^version = "([^"]+)"', text, re.M).group(1) == dicecup.VERSION
+
+
+def test_a_stuck_safe_button_says_what_it_does_at_power_on():
+    v = doctor.stuck(BOARD, [3])[0]
+    assert v.diagnosis == "button back stuck" and "safe button" in v.fixes[-1]
+    assert not any("safe button" in f for f in doctor.stuck(BOARD, [0])[0].fixes)
+
+
+def test_vboard_control_requests_in_the_board_s_words():
+    from dicecup.hw import board as fwb
+    from dicecup_host import bundle, vboard
+    b = fwb.load(str(bundle.board_file("esp32-devkitc")))
+    assert vboard.control_line(b, "tap left") == "tap 25 0"
+    assert vboard.control_line(b, "release back") == "release 33"
+    assert vboard.control_line(b, "shake") == "shake"
+    for bad in ("press middle", "jump", "shake hard"):
+        try:
+            vboard.control_line(b, bad)
+        except ValueError as e:
+            assert "left, ok, right, back" in str(e) or "unknown request" in str(e)
+        else:
+            raise AssertionError(bad)
