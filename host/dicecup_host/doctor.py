@@ -203,13 +203,24 @@ def radio(probe, is_virtual, seconds):
     mac = probe["radio"]
     mac = ":".join(mac[i:i + 2] for i in range(0, len(mac), 2))
     heard = probe.get("heard") or {}
+    tables = probe.get("tables") or {}
     if heard:
-        cups = ", ".join("%s (%d frames)" % (":".join(k[i:i + 2] for i in range(0, 12, 2)), n)
+        cups = ", ".join("%s (%d frame%s%s)" % (":".join(k[i:i + 2] for i in range(0, 12, 2)), n, "" if n == 1 else "s", _table(tables.get(k)))
                          for k, n in sorted(heard.items()))
         return Verdict("radio", PASS, "ESP-NOW up as %s; heard %d cup%s in %g s: %s"
                        % (mac, len(heard), "" if len(heard) == 1 else "s", seconds, cups))
     return Verdict("radio", PASS, "ESP-NOW up as %s; heard no other cup in %g s (a cup sends while it is at a "
                    "table or looking for one: open a table on another cup to check reception)" % (mac, seconds))
+
+
+def _table(beacon):
+    """', master of vera's perudo table, 2 cups' from a beacon's [name, rules number, members]."""
+    if not beacon:
+        return ""
+    from dicecup.engine import RULES
+    name, rules, members = beacon
+    game = RULES[rules - 1] if 1 <= rules <= len(RULES) else "?"
+    return ", master of %s's %s table, %d cup%s" % (name, game, members, "" if members == 1 else "s")
 
 
 def summary(verdicts):

@@ -41,6 +41,11 @@ def test_battery_readings():
 def test_radio_names_the_cups_it_heard_and_a_real_cup_without_espnow_fails():
     v = doctor.radio({"radio": "240ac4000001", "heard": {"240ac4000002": 3}}, False, 3)
     assert v.status == doctor.PASS and "24:0a:c4:00:00:01" in v.text and "heard 1 cup in 3 s: 24:0a:c4:00:00:02 (3 frames)" in v.text
+    from dicecup.engine import RULES
+    v = doctor.radio({"radio": "240ac4000001", "heard": {"240ac4000002": 3, "240ac4000003": 1},
+                      "tables": {"240ac4000002": ["vera", RULES.index("perudo") + 1, 2]}}, False, 3)
+    assert "heard 2 cups in 3 s: 24:0a:c4:00:00:02 (3 frames, master of vera's perudo table, 2 cups), " \
+           "24:0a:c4:00:00:03 (1 frame)" in v.text
     down = {"radio": None, "error": "OSError: no espnow module on this firmware"}
     assert doctor.radio(down, False, 3).diagnosis == "radio down"
     assert doctor.radio(down, True, 3).status == doctor.SKIP
@@ -84,3 +89,52 @@ def test_vboard_control_requests_in_the_board_s_words():
             assert "left, ok, right, back" in str(e) or "unknown request" in str(e)
         else:
             raise AssertionError(bad)
+
+
+RADIO = """
+import fakeair
+from dicecup.net import wire
+from dicecup.net.espnow import ESPNowTransport
+air = fakeair.reset()
+fakeair.use(bytes((2, 0xE5, 0, 0, 0, 2)))
+other = ESPNowTransport()
+fakeair.use(bytes((2, 0xE5, 0, 0, 0, 1)))
+g = {}
+exec(open(%r).read(), g)
+real = g["sleep_ms"]
+sent = []
+
+def nap(ms):                 # the other cup beacons once the doctor listens
+    if not sent:
+        other.send(b"\\xff" * 6,
+                   wire.encode(wire.BEACON, 7, 0, 1, 0, (3, 2, 0, b"vera")))
+        sent.append(1)
+    real(ms)
+
+g["sleep_ms"] = nap
+g["radio"](200)
+"""
+
+
+def test_the_probe_hears_a_cup_beaconing_through_the_espnow_fake(upy):
+    """upy/doctorprobe.py's radio step inside MicroPython, on tests/fakes' espnow."""
+    import json
+    import sys
+    from pathlib import Path
+
+    from dicecup.engine import RULES
+    from dicecup_host.cmd_doctor import PROBE
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fakes"))
+    try:
+        import harness
+    finally:
+        sys.path.pop(0)
+    r = upy(RADIO % str(PROBE), extra_path=harness.MPY_PATH)
+    out = r.stdout.decode()
+    line = [ln for ln in out.splitlines() if ln.startswith("DOC ")]
+    assert line, out + r.stderr.decode()
+    probe = json.loads(line[-1][4:])
+    assert probe["radio"] == "02e500000001" and probe["heard"] == {"02e500000002": 1}
+    v = doctor.radio(probe, False, 0.2)
+    assert v.status == doctor.PASS
+    assert "heard 1 cup in 0.2 s: 02:e5:00:00:00:02 (1 frame, master of vera's %s table, 2 cups)" % RULES[2] in v.text

@@ -141,7 +141,9 @@ def radio(ms):
     except Exception as e:  # noqa: BLE001 - no espnow module, a radio fault
         _say(radio=None, error="%s: %s" % (type(e).__name__, e))
         return
+    from dicecup.net import wire
     heard = {}
+    tables = {}     # sender -> [master's name, rules number, members] from its beacon
     t0 = ticks_ms()
     while ticks_diff(ticks_ms(), t0) < ms:
         f = t.recv()
@@ -150,4 +152,10 @@ def radio(ms):
             continue
         k = hexlify(f[0]).decode()
         heard[k] = heard.get(k, 0) + 1
-    _say(radio=hexlify(t.address).decode(), heard=heard)
+        try:
+            fr = wire.decode(f[1])
+            if fr.type == wire.BEACON:
+                tables[k] = [bytes(fr.body[3]).decode(), fr.body[0], fr.body[1]]
+        except Exception:  # noqa: BLE001 - not a frame of ours: still a cup heard
+            pass
+    _say(radio=hexlify(t.address).decode(), heard=heard, tables=tables)
