@@ -153,6 +153,11 @@ def boot(path=None, ui=None, out=print, run_ms=None, selftest_ms=None):
     try:
         asyncio.run(main())
     except KeyboardInterrupt:
-        app.stop()
+        # The interrupted task is still asyncio's current one (cancelling it raises
+        # "can't cancel self"): the game's tasks are dropped with the loop instead,
+        # so a later asyncio.run at the REPL (dicecup doctor) does not resume them.
+        app.running = False
+        app.tasks = []
+        asyncio.new_event_loop()
         out("dicecup: stopped (Ctrl-C): the REPL is yours")
     return app

@@ -8,6 +8,12 @@ so a script can read it and start `make flash PORT=...` or `dicecup log --port .
 Then it serves until stopped (Ctrl-C, q, SIGTERM). To test a serial reader like a
 cable: `u` or SIGUSR1 pulls the cable for --unplug-s seconds (a new pty behind the same
 --link), `r` or SIGUSR2 presses reset.
+
+A cup with a fault, for `dicecup doctor`: `--no-chip display|accel` leaves that chip off
+the I2C bus (nothing ACKs its address), `--hold BUTTON` keeps a button pressed from
+power-on (stuck, or the safe button held). `--control PATH` makes a FIFO whose lines
+are what a person does to the cup: `press|tap|release BUTTON`, `shake` (and set it
+down), `tilt` (peek), `still`.
 """
 import argparse
 import os
@@ -59,6 +65,19 @@ def _link(text):
     return path
 
 
+def _fifo(text):
+    """--control: a new path, or a FIFO left from an earlier run (it is made anew)."""
+    import stat
+    path = os.path.abspath(os.path.expanduser(text))
+    if os.path.exists(path) and not stat.S_ISFIFO(os.stat(path).st_mode):
+        raise argparse.ArgumentTypeError("%s exists and is not a FIFO: give a new path" % path)
+    try:
+        outpath.file(path, "--control")
+    except outpath.OutputError as e:
+        raise argparse.ArgumentTypeError(str(e).replace("--control ", "", 1))
+    return path
+
+
 def check_play(rules, bots):
     """A table the firmware can seat: the cup and `bots` bots (ValueError says why)."""
     import random
@@ -86,8 +105,22 @@ def load_play(flash, rules, bots, name=None, lang=None, board=None, status=print
     status("firmware on the flash: %s with %d bots, one game" % (rules, bots))
 
 
+def check_hold(board_path, holds):
+    """--hold names a button of the board (ValueError says which ones it has)."""
+    from dicecup.hw import board as fwb
+    names = fwb.load(board_path).button_names()
+    for name in holds:
+        if name not in names:
+            raise ValueError("--hold %s: the board has no such button (it has %s)" % (name, ", ".join(names)))
+
+
 def run(args):
     from . import vboard
+    try:
+        check_hold(args.board, args.hold)
+    except ValueError as e:
+        print("dicecup vboard: %s" % e, file=sys.stderr)
+        return 2
     if args.bots is not None and not args.play:
         print("dicecup vboard: --bots needs --play RULES", file=sys.stderr)
         return 2
@@ -113,7 +146,8 @@ def run(args):
         flash.mkdir(parents=True, exist_ok=True)
         if args.play:
             load_play(flash, args.play, args.bots, args.name, args.lang, args.board, status=lambda s: None)
-        board = vboard.VBoard(flash, args.board, heap_kb=args.heap, link=args.link, unplug_s=args.unplug_s)
+        board = vboard.VBoard(flash, args.board, heap_kb=args.heap, link=args.link, unplug_s=args.unplug_s,
+                              absent=args.no_chip, hold=args.hold, control=args.control)
         for sig, what in ((signal.SIGUSR1, "replug"), (signal.SIGUSR2, "reboot"),
                           (signal.SIGTERM, "stop"), (signal.SIGINT, "stop"), (signal.SIGHUP, "stop")):
             signal.signal(sig, lambda *a, what=what: board.ask(what))
@@ -132,6 +166,12 @@ def run(args):
                 board.board.name, flash, " (removed at the end)" if temp else "",))
             if args.link:
                 status("%s -> %s" % (args.link, port))
+            for chip in args.no_chip:
+                status("no %s on the I2C bus (--no-chip)" % chip)
+            for name in args.hold:
+                status("button %s held down (--hold)" % name)
+            if args.control:
+                status("control FIFO %s: press|tap|release BUTTON, shake, tilt, still" % args.control)
             if args.play:
                 status("boots as master of a %s table with %d bots and plays one game" % (args.play, args.bots))
         board.serve(status=status, keys=keys, ready=ready)
@@ -161,5 +201,16 @@ def register(sub):
     p.add_argument("--lang", choices=("en", "fr", "de", "it", "es"), help="with --play: the cup's language")
     p.add_argument("--unplug-s", type=_seconds, default=1.0, metavar="S",
                    help="how long u / SIGUSR1 keeps the cable out (default 1 s)")
+    p.add_argument("--no-chip", action="append", default=[], choices=vboard_chips(),
+                   help="leave this chip off the I2C bus (no ACK at its address); may be repeated")
+    p.add_argument("--hold", action="append", default=[], metavar="BUTTON",
+                   help="this button held pressed from power-on (stuck); may be repeated")
+    p.add_argument("--control", type=_fifo, metavar="PATH",
+                   help="a FIFO to make at PATH: lines press|tap|release BUTTON, shake, tilt, still")
     p.set_defaults(func=run)
     p.error = cli._one_line_error("dicecup vboard")
+
+
+def vboard_chips():
+    from .vboard import CHIPS
+    return CHIPS

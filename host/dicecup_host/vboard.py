@@ -42,20 +42,50 @@ WINDOW = 256          # raw-paste flow-control window (a cup's stdin buffer is 5
 MAX_PENDING = 1 << 18  # bytes kept for a slow reader before the oldest are dropped
 
 
-def wiring(board):
-    """The board file's wiring as the agent needs it (a dicecup.hw.board.Board in)."""
+CHIPS = ("display", "accel")    # what --no-chip may leave off the bus
+
+
+def wiring(board, absent=(), hold=()):
+    """The board file's wiring as the agent needs it (a dicecup.hw.board.Board in), with
+    the chips left off the bus (`absent`, from CHIPS) and the buttons held down from
+    power-on (`hold`: their names)."""
+    held = []
+    for name in hold:
+        b = board.buttons[board.button_names().index(name)]
+        held.append([b.pin, b.active])
     return {"chip": board.chip, "scl": board.scl, "sda": board.sda, "accel_addr": board.accel_addr,
             "int1": board.int1, "mount": list(board.mount), "display_addr": board.display_addr,
-            "battery_pin": board.battery_pin, "battery_divider": board.battery_divider}
+            "battery_pin": board.battery_pin, "battery_divider": board.battery_divider,
+            "absent": list(absent), "hold": held}
+
+
+def control_line(board, line):
+    """A control request in the board's words (`press left`, `tap ok`, `release left`,
+    `shake`, `tilt`, `still`) as the agent's (pins, not names); ValueError says why not."""
+    words = line.split()
+    if not words:
+        raise ValueError("an empty request")
+    what = words[0]
+    if what in ("press", "tap", "release"):
+        names = board.button_names()
+        if len(words) != 2 or words[1] not in names:
+            raise ValueError("%s what? this board's buttons: %s" % (what, ", ".join(names)))
+        b = board.buttons[names.index(words[1])]
+        return "release %d" % b.pin if what == "release" else "%s %d %d" % (what, b.pin, b.active)
+    if what in ("shake", "tilt", "still") and len(words) == 1:
+        return what
+    raise ValueError("unknown request %r: press|tap|release BUTTON, shake, tilt, still" % line)
 
 
 class Runtime:
     """The board's MicroPython process. `feed()` reads what it printed and returns
     [("out", bytes) | ("done", kind, traceback bytes)] (see upy/vbagent.py)."""
 
-    def __init__(self, flash, wire, heap_kb=1024):
+    def __init__(self, flash, wire, heap_kb=1024, control=False):
         self.flash = str(Path(flash).resolve())
         self.wire = wire
+        self.control = control   # a pipe to the emulated world (upy/vbagent.py Control)
+        self.ctl = None
         self.heap_kb = heap_kb
         self.proc = None
         self.buf = b""
@@ -75,10 +105,20 @@ class Runtime:
     def start(self):
         from . import emu
         env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(emu.build_mpy()), ".frozen"]))
+        wire = self.wire
+        fds = ()
+        if self.control and wire:
+            r, self.ctl = os.pipe()
+            os.set_blocking(self.ctl, False)
+            wire = dict(wire, control="/dev/fd/%d" % r)
+            fds = (r,)
         cmd = [mpy._tool("micropython"), "-X", "heapsize=%dK" % self.heap_kb, str(AGENT), self.flash,
-               json.dumps(self.wire) if self.wire else ""]
+               json.dumps(wire) if wire else ""]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, env=env, bufsize=0, cwd=self.flash)
+                                     stderr=subprocess.STDOUT, env=env, bufsize=0, cwd=self.flash,
+                                     pass_fds=fds)
+        for fd in fds:
+            os.close(fd)
         os.set_blocking(self.proc.stdout.fileno(), False)
         self.buf = b""
         self.busy = False
@@ -111,6 +151,8 @@ class Runtime:
         passed: the code swallowed one)."""
         if self.waiting is None or (self.taken < self.sent and not force):
             return
+        if force:
+            self.sent = self.taken   # swallowed (code that catches KeyboardInterrupt): not waited for again
         data, self.waiting = self.waiting, None
         try:
             self.proc.stdin.write(data)
@@ -138,10 +180,23 @@ class Runtime:
             self.sent += 1
             self.proc.send_signal(signal.SIGINT)
 
+    def tell(self, line):
+        """A control request (in pins: see control_line) for the emulated world."""
+        if self.ctl is None:
+            return False
+        try:
+            os.write(self.ctl, line.encode() + b"\n")
+        except OSError:
+            return False
+        return True
+
     def stop(self):
         p = self.proc
         self.proc = None
         self.busy = False
+        if self.ctl is not None:
+            os.close(self.ctl)
+            self.ctl = None
         if p is None:
             return
         if p.poll() is None:
@@ -430,13 +485,17 @@ def _raw_tty(fd):
 class VBoard:
     """The virtual cup on a pty; see the module docstring."""
 
-    def __init__(self, flash, board, heap_kb=1024, link=None, unplug_s=1.0):
+    def __init__(self, flash, board, heap_kb=1024, link=None, unplug_s=1.0, absent=(), hold=(),
+                 control=None):
         from dicecup.hw import board as fwb
         b = fwb.load(str(board))
         self.board = b
         self.flash = Path(flash)
         self.flash.mkdir(parents=True, exist_ok=True)
-        self.rt = Runtime(self.flash, wiring(b), heap_kb)
+        self.control = Path(control).absolute() if control else None   # a FIFO of requests
+        self.ctl_fd = None
+        self.ctl_part = b""
+        self.rt = Runtime(self.flash, wiring(b, absent, hold), heap_kb, control=self.control is not None)
         self.repl = Repl(self.rt, self._out, chip=b.chip)
         self.link = Path(link).absolute() if link else None
         self.unplug_s = unplug_s
@@ -535,12 +594,36 @@ class VBoard:
         if what:
             self.ask(what)
 
+    def _requests(self):
+        """Lines from the control FIFO: what a person does to the cup (control_line)."""
+        try:
+            data = os.read(self.ctl_fd, 4096)
+        except BlockingIOError:
+            return
+        self.ctl_part += data
+        while b"\n" in self.ctl_part:
+            line, self.ctl_part = self.ctl_part.split(b"\n", 1)
+            text = line.decode(errors="replace").strip()
+            if not text:
+                continue
+            try:
+                req = control_line(self.board, text)
+            except ValueError as e:
+                self.status("control: %s" % e)
+                continue
+            self.status("control: %s%s" % (text, "" if self.rt.tell(req) else " (the board is not running)"))
+
     # ----- the loop ----------------------------------------------------------------------
     def serve(self, status=print, keys=None, ready=None):
         """Plug in, power on, move bytes until stop(). `keys`: a file descriptor whose
         characters are keys (u, r, q); `ready(port)` is called once the pty exists."""
         self.status = status
         self.running = True
+        if self.control is not None:
+            if self.control.exists() or self.control.is_symlink():
+                self.control.unlink()
+            os.mkfifo(self.control)
+            self.ctl_fd = os.open(self.control, os.O_RDWR | os.O_NONBLOCK)   # (ours: never a hang-up)
         self.plug()
         if ready:
             ready(self.port)
@@ -554,6 +637,13 @@ class VBoard:
             self.unplug()
             if self.link is not None and self.link.is_symlink():
                 self.link.unlink()
+            if self.ctl_fd is not None:
+                os.close(self.ctl_fd)
+                self.ctl_fd = None
+                try:
+                    self.control.unlink()
+                except OSError:
+                    pass
             os.close(self._wake_r)
             os.close(self._wake_w)
 
@@ -574,6 +664,8 @@ class VBoard:
         p.register(self._wake_r, select.POLLIN)
         if keys is not None:
             p.register(keys, select.POLLIN)
+        if self.ctl_fd is not None:
+            p.register(self.ctl_fd, select.POLLIN)
         timeout = 100 if self.master is None or not self.listening else 500
         if self.rt.waiting is not None:
             timeout = 50
@@ -603,6 +695,8 @@ class VBoard:
                         self.repl.done(item[1], item[2])
             elif fd == self._wake_r:
                 os.read(self._wake_r, 64)
+            elif fd == self.ctl_fd:
+                self._requests()
             elif fd == keys:
                 try:
                     data = os.read(keys, 64)

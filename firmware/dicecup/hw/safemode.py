@@ -31,9 +31,21 @@ def held_at_boot(hw, samples=_SAMPLES, gap_ms=_GAP_MS):
     return True
 
 
+def banner(hw):
+    """The first line a cup prints at boot: the firmware's one version string and the
+    board (what `dicecup doctor` and a reader of the serial log look for)."""
+    from dicecup import VERSION
+    b = hw.board
+    return "dicecup %s on %s" % (VERSION, "%s (%s)" % (b.name, b.chip) if b is not None else "an unknown board")
+
+
 def main(path=None, duration_ms=None, out=print):
     from dicecup.hw import board, hardware
-    hw = hardware.open(path or board.PATH, out=out)
+    said = []           # what bring-up found, printed after the banner
+    hw = hardware.open(path or board.PATH, out=said.append)
+    out(banner(hw))
+    for line in said:
+        out(line)
     if hw.board is None:
         out("dicecup: safe mode: no usable board file, the game will not start")
         return None

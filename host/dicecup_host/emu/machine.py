@@ -86,6 +86,7 @@ class Pin:
             self._line.out = 1 if v[0] else 0
             self._line.update()
             return None
+        _w().poke()
         return self._line.level()
 
     def __call__(self, *v):
@@ -128,6 +129,7 @@ class I2C:
             self._bus = _bus.Bus(w.clock)
 
     def scan(self):
+        _w().poke()
         return self._bus.scan()
 
     def writeto(self, addr, buf, *stop):
@@ -140,6 +142,7 @@ class I2C:
         return self._bus.write(addr, data, stop[0] if stop else True)
 
     def readfrom_into(self, addr, buf, *stop):
+        _w().poke()
         self._bus.read_into(addr, buf, stop[0] if stop else True)
 
     def readfrom(self, addr, nbytes, *stop):
@@ -148,6 +151,7 @@ class I2C:
         return bytes(buf)
 
     def readfrom_mem_into(self, addr, memaddr, buf, *addrsize):
+        _w().poke()
         self._bus.write(addr, bytes([memaddr]), False)
         self._bus.read_into(addr, buf)
 
@@ -181,6 +185,7 @@ class ADC:
         pass
 
     def read_uv(self):
+        _w().poke()
         v = _w().analog.get(self.id, 0.0)
         if v > 3.1:
             v = 3.1

@@ -43,3 +43,26 @@ def cup_trace(acc, board, samples, rate_hz):
     for s in samples:
         out.append(_lis3dh.to_sensor(s, board.mount))
     acc.set_trace(out, rate_hz)
+
+
+SHAKE_MS = 1200
+
+
+def shake_at(t0):
+    """A hand shaking the cup at 5 Hz for SHAKE_MS from world time `t0`, then the cup
+    set down upright: cup-frame g as a function of time (the detector rolls on it)."""
+    import math
+
+    def felt(t):
+        dt = t - t0
+        if dt < 0 or dt >= SHAKE_MS:
+            return (0.0, 0.0, 1.0)
+        a = 2 * math.pi * 5 * dt / 1000.0
+        return (0.9 * math.sin(a), 0.3 * math.sin(a + 1.0), 1.0 + 0.7 * math.cos(a))
+    return felt
+
+
+def move(acc, board, fn):
+    """Make the chip feel the cup-frame motion `fn(t_ms)` through the board's mounting."""
+    mount = board.mount
+    acc.set_function(lambda t: _lis3dh.to_sensor(fn(t), mount))

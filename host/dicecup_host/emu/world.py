@@ -100,6 +100,7 @@ class World:
         self.radio = {}  # interface -> active, as the fake network module saw it
         self.i2c_pins = None  # (scl, sda) the chips hang on; None = any pins
         self.chip = "esp32"  # what the fake machine/esp32 modules behave like
+        self.hook = None  # called whenever the firmware touches a pin, the bus or the ADC
 
     def line(self, num):
         ln = self.lines.get(num)
@@ -110,6 +111,12 @@ class World:
 
     def now(self):
         return self.clock.now()
+
+    def poke(self):
+        """The firmware looked at the outside world: the virtual board's control channel
+        (a button pressed from outside, a shake) gets its chance to act (upy/vbagent.py)."""
+        if self.hook is not None:
+            self.hook()
 
     def sync(self):
         """Bring every timed part up to the clock (their pins may change)."""

@@ -64,9 +64,89 @@ class Wiring:
 
 
 def _wire(spec):
+    """The chips on the bus (but those the host left out: `absent`), the buttons held
+    from power-on (`hold`: [pin, active level]) and the control channel (`control`)."""
     import rig
-    w, acc, oled = rig.build(Wiring(spec), real_time=True, battery_v=3.9)
+    absent = spec.get("absent", ())
+    board = Wiring(spec)
+    w, acc, oled = rig.build(board, real_time=True, accel="accel" not in absent,
+                             display="display" not in absent, battery_v=3.9)
+    for pin, active in spec.get("hold", ()):
+        w.press(pin, active)
+    if spec.get("control"):
+        w.hook = Control(spec["control"], w, acc, board)
     return w
+
+
+class Control:
+    """What the host asks the outside world to do while the code runs, one line at a
+    time on a pipe (opened before the flash is mounted): `press P A` / `release P` (a
+    button on GPIO P, active level A), `tap P A` (pressed for TAP_MS), `shake` (a
+    5 Hz shake, then the cup set down: rig.shake_at), `tilt` (the near edge lifted
+    30 degrees), `still` (standing on the table). Read when the firmware next touches
+    a pin, the bus or the ADC (world.poke), at most every POLL_MS."""
+
+    TAP_MS = 200
+    POLL_MS = 10
+
+    def __init__(self, path, w, acc, board):
+        import select
+        self.f = open(path, "rb")
+        self.p = select.poll()
+        self.p.register(self.f, select.POLLIN)
+        self.w = w
+        self.acc = acc
+        self.board = board
+        self.part = b""
+        self.later = []     # (world ms, pin) releases due
+        self.t = -self.POLL_MS
+        self.busy = False
+
+    def __call__(self):
+        if self.busy:
+            return
+        now = self.w.now()
+        if now - self.t < self.POLL_MS:
+            return
+        self.busy = True
+        try:
+            self.t = now
+            for item in self.later[:]:
+                if now >= item[0]:
+                    self.later.remove(item)
+                    self.w.release(item[1])
+            while self.p is not None and self.p.poll(0):
+                c = self.f.read(1)
+                if not c:
+                    self.p = None       # the host closed it
+                    break
+                if c == b"\n":
+                    self.do(self.part.decode().split(), now)
+                    self.part = b""
+                else:
+                    self.part += c
+        finally:
+            self.busy = False
+
+    def do(self, words, now):
+        import rig
+        if not words:
+            return
+        what = words[0]
+        if what in ("press", "tap") and len(words) == 3:
+            self.w.press(int(words[1]), int(words[2]))
+            if what == "tap":
+                self.later.append((now + self.TAP_MS, int(words[1])))
+        elif what == "release" and len(words) == 2:
+            self.w.release(int(words[1]))
+        elif self.acc is None:
+            return              # no accelerometer on the bus: nothing feels the motion
+        elif what == "shake":
+            rig.move(self.acc, self.board, rig.shake_at(now))
+        elif what == "tilt":
+            rig.feel_cup(self.acc, self.board, 0.0, 0.5, 0.866)
+        elif what == "still":
+            rig.feel_cup(self.acc, self.board, 0.0, 0.0, 1.0)
 
 
 def _mount(folder, chip):
