@@ -240,8 +240,12 @@ def render(m, view, path, size=(7.0, 6.0), dpi=90):
         cut = None
         if view == "section":
             cut = Solid.make_box(200, 200, 300).moved(Location((-200, -100, -10)))
+        # parts a view cannot see are left out (mplot3d's depth sort would let them show through)
+        hidden = {"assembly": ("tray", "oled", "oled_active", "lipo", "board", "insert"),
+                  "mouth": ("lid", "button", "board", "lipo", "insert"),
+                  "section": ("oled_active",)}[view]
         for name, p in m.parts.items():
-            if name == "oled_active" and view != "mouth":
+            if name.startswith(hidden):
                 continue
             s = p.solid
             if cut is not None:
