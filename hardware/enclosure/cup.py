@@ -19,7 +19,7 @@ it, keeping the taper) until the board fits, up to the hand-size limit.
 """
 import math
 
-from build123d import Axis, Face, Location, Plane, Solid, Vector, Wire
+from build123d import Axis, Face, Location, Solid, Vector, Wire
 
 HEIGHT = 95.0          # cup, lid included
 MOUTH = 85.0           # outer diameters of the classic leather cup
@@ -56,12 +56,6 @@ def _revolve(points):
     """A solid of revolution about z from an (r, z) outline."""
     face = Face(Wire.make_polygon([Vector(r, 0, z) for r, z in points], close=True))
     return Solid.revolve(face, 360, Axis.Z)
-
-
-def _prism_xz(points, y0, y1):
-    """An (x, z) outline extruded along y from y0 to y1."""
-    face = Face(Wire.make_polygon([Vector(x, y0, z) for x, z in points], close=True))
-    return Solid.extrude(face, Vector(0, y1 - y0, 0))
 
 
 class Part:

@@ -252,3 +252,19 @@ def test_enclosure_command_writes_parts_and_previews(tmp_path, capsys):
         png = (out / (view + ".png")).read_bytes()
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10000
     assert "mouth 85 mm, crown 70 mm" in capsys.readouterr().out
+
+
+def test_readme_and_assembly_point_at_files_that_exist():
+    import re
+    root = bundle.mpy.ROOT
+    readme = (root / "README.md").read_text()
+    section = readme[readme.index("## Enclosure"):]
+    section = section[:section.index("\n## ", 5)]
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", section)
+    assert len(images) >= 3
+    for rel in images:
+        assert (root / rel).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", rel
+    assembly = (root / "hardware" / "ASSEMBLY.md").read_text()
+    for rel in re.findall(r"`(enclosure/[^`]+)`", assembly):
+        assert (root / "hardware" / rel).exists(), rel
+
