@@ -25,6 +25,10 @@ from dicecup_host import bundle, mechanical, mpy
 
 CUP_PY = mpy.ROOT / "hardware" / "enclosure" / "cup.py"
 PREVIEWS = ("assembly", "section", "mouth", "print")
+PREVIEW_DIR = mpy.ROOT / "hardware" / "enclosure" / "previews"
+# the previews the README shows: (board, view), written as <board>-<view>.png
+CHECKED_IN = (("esp32-devkitc", "assembly"), ("esp32-devkitc", "section"),
+              ("esp32-devkitc", "mouth"), ("esp32-s3-devkitc-1", "print"))
 
 
 class EnclosureError(ValueError):
@@ -189,6 +193,21 @@ def collisions(model, min_volume=1e-3):
 
 # ---------------------------------------------------------------- files
 
+def readme_previews(out=PREVIEW_DIR):
+    """Render the README's previews (CHECKED_IN) into `out`; returns the paths
+    (`make enclosure-previews` refreshes the checked-in ones)."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    models, paths = {}, []
+    for board, view in CHECKED_IN:
+        if board not in models:
+            models[board] = model(board)
+        path = out / ("%s-%s.png" % (board, view))
+        render(models[board], view, path)
+        paths.append(path)
+    return paths
+
+
 def write(m, out, previews=True):
     """STL + STEP per printed part (print orientation), assembly.step, the previews.
     Returns {file name: bytes}."""
@@ -196,6 +215,12 @@ def write(m, out, previews=True):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     written = []
+    if previews:
+        # before the exports: OCC keeps a shape's finest mesh, and the previews are
+        # meant to come out the same from a fresh model (make enclosure-previews)
+        for view in PREVIEWS:
+            render(m, view, out / ("%s.png" % view))
+            written.append("%s.png" % view)
     for p in m.printed():
         s = p.print_solid()
         export_stl(s, str(out / (p.name + ".stl")), tolerance=0.02, angular_tolerance=0.1)
@@ -203,10 +228,6 @@ def write(m, out, previews=True):
         written += [p.name + ".stl", p.name + ".step"]
     export_step(Compound([p.solid for p in m.parts.values()]), str(out / "assembly.step"))
     written.append("assembly.step")
-    if previews:
-        for view in PREVIEWS:
-            render(m, view, out / ("%s.png" % view))
-            written.append("%s.png" % view)
     return {name: (out / name).stat().st_size for name in written}
 
 

@@ -268,3 +268,10 @@ def test_readme_and_assembly_point_at_files_that_exist():
     for rel in re.findall(r"`(enclosure/[^`]+)`", assembly):
         assert (root / "hardware" / rel).exists(), rel
 
+
+@pytest.mark.heavy    # ~10 s: the four renders
+def test_checked_in_previews_are_current(tmp_path):
+    fresh = enclosure.readme_previews(tmp_path)
+    stale = [p.name for p in fresh if (enclosure.PREVIEW_DIR / p.name).read_bytes() != p.read_bytes()]
+    assert not stale, "stale previews %s: run make enclosure-previews" % stale
+
