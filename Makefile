@@ -7,7 +7,7 @@ RULES ?= perudo
 CUPS ?= 4
 SEED ?= 1
 
-.PHONY: install test test-fast sim bench mpy fw32 firmware flash repl monitor vboard clean
+.PHONY: install test test-fast sim bench mpy fw32 firmware enclosure enclosure-previews flash repl monitor vboard clean
 
 $(STAMP): pyproject.toml drivers.txt
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,15 @@ fw32: install
 # MicroPython checkout in MICROPYTHON_DIR; without them it says what is missing (exit 2)
 firmware: install
 	@$(BIN)/dicecup firmware $(if $(BOARD),--board "$(BOARD)")
+
+# The printable cup for BOARD (default esp32-devkitc): STL + STEP per printed part and PNG
+# previews in build/enclosure/BOARD/ (OUT overrides), from hardware/enclosure/cup.py
+enclosure: install
+	@$(BIN)/dicecup enclosure $(if $(BOARD),--board "$(BOARD)") $(if $(OUT),--out "$(OUT)")
+
+# the previews the README shows, in hardware/enclosure/previews/ (a test checks they are current)
+enclosure-previews: install
+	$(BIN)/python -c "from dicecup_host import enclosure; print(*enclosure.readme_previews(), sep='\n')"
 
 # The cup firmware onto a board: PORT (default: the one ESP32 board attached), BOARD (a name
 # in hardware/boards or a board file's path), FIRMWARE (a MicroPython .bin: erase and write it

@@ -1,7 +1,9 @@
 """The flash bundle: everything a cup's filesystem needs, as a folder to copy over.
 
     build_bundle(out_dir, board_name) ->
-        out_dir/board.json                 hardware/boards/<board_name>.json
+        out_dir/board.json                 hardware/boards/<board_name>.json (without
+                                           its "mechanical" section: the enclosure's
+                                           data, which the cup never reads)
         out_dir/main.py                    firmware/main.py (MicroPython runs main.py
                                            as source; everything else is .mpy)
         out_dir/digitalio.mpy              firmware/*.py other than main/boot
@@ -17,6 +19,7 @@ pinned versions there) and their versions are checked against drivers.txt.
 """
 import importlib.metadata
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -130,6 +133,17 @@ def board_file(board=None):
     return path.resolve()
 
 
+def write_cup_board(src, dst):
+    """The board file as the cup gets it: the same, less the enclosure's `mechanical`
+    section (parsing it would cost the cup heap at boot for nothing)."""
+    raw = Path(src).read_bytes()
+    data = json.loads(raw)
+    if isinstance(data, dict) and "mechanical" in data:
+        del data["mechanical"]
+        raw = (json.dumps(data, separators=(",", ":")) + "\n").encode()
+    Path(dst).write_bytes(raw)
+
+
 def build_bundle(out_dir, board_name=None, arch=None):
     """Write the bundle for `board_name` (a name or a board file's path; None:
     DEFAULT_BOARD) into `out_dir` (emptied first). Returns the folder (a Path);
@@ -139,7 +153,7 @@ def build_bundle(out_dir, board_name=None, arch=None):
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    shutil.copyfile(src_board, out / "board.json")
+    write_cup_board(src_board, out / "board.json")
     cached = None if arch else mpy.build()  # the same mpy-cross output, kept up to date
     for rel in mpy.sources():
         src = mpy.FIRMWARE / rel

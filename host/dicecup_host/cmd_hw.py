@@ -1,7 +1,8 @@
 """`dicecup hw ...`: the cup's hardware from the host.
 
     dicecup hw boards                         list the board files
-    dicecup hw check FILE...                  validate board files (yours too)
+    dicecup hw check FILE...                  validate board files (yours too; with
+                                              their mechanical section, see mechanical.py)
     dicecup hw bundle --board B --out DIR     the folder `make flash` copies to a cup
     dicecup hw selftest --board B [--seconds S] [--png FILE]
                                               the self-test on an emulated cup
@@ -63,6 +64,7 @@ def _boards(args):
 def _check(args):
     from dicecup.hw import board
     from dicecup.hw.errors import BoardError
+    from dicecup_host import mechanical
     bad = 0
     for path in args.files:
         try:
@@ -78,11 +80,17 @@ def _check(args):
             continue
         try:
             b = board.from_dict(data, path)
+            m = mechanical.board_mechanical(data, path)
         except BoardError as e:
             print(e)
             bad += 1
             continue
-        print("%s: ok (%s, %s, %d buttons)" % (path, b.name, b.chip, len(b.buttons)))
+        if m:
+            mech = "; mechanical: %g x %g x %g mm, %d USB, %d holes" % (
+                m["l"], m["w"], m["t"], len(m["usb"]), len(m["holes"]))
+        else:
+            mech = "; no mechanical section (no enclosure for it)"
+        print("%s: ok (%s, %s, %d buttons)%s" % (path, b.name, b.chip, len(b.buttons), mech))
     return 1 if bad else 0
 
 

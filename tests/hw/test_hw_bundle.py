@@ -1,5 +1,7 @@
 """The flash bundle holds the firmware and the pinned Adafruit drivers as .mpy, the
 board file and main.py; it imports and brings a cup up inside MicroPython."""
+import json
+
 import pytest
 
 from dicecup_host import bundle, emu, mpy
@@ -23,7 +25,7 @@ def test_bundle_layout(built):
         assert need in files, need
     assert not [f for f in files if f.endswith(".py") and f != "main.py"]
     assert "lib/adafruit_framebuf.mpy" not in files  # MicroPython has framebuf built in
-    assert (out / "board.json").read_bytes() == (bundle.BOARDS / "esp32-devkitc.json").read_bytes()
+    assert _cup_board(out / "board.json") == _cup_board(bundle.BOARDS / "esp32-devkitc.json")
     assert all((out / f).read_bytes()[:1] == b"M" for f in files if f.endswith(".mpy"))
 
 
@@ -65,5 +67,22 @@ def test_unknown_board_and_pin_check(tmp_path, monkeypatch):
 def test_default_board_for_dicecup_flash(tmp_path):
     from dicecup_host import cmd_flash
     tree = cmd_flash.stage(tmp_path / "t")  # what `dicecup flash` copies, no --board
-    assert (tree / "board.json").read_bytes() == (bundle.BOARDS / "esp32-devkitc.json").read_bytes()
+    assert _cup_board(tree / "board.json") == _cup_board(bundle.BOARDS / "esp32-devkitc.json")
     assert (tree / "lib" / "adafruit_lis3dh.mpy").exists()
+
+
+def _cup_board(path):
+    """A board file's content as the cup gets it (the enclosure's section is left behind)."""
+    d = json.loads(path.read_text())
+    d.pop("mechanical", None)
+    return d
+
+
+def test_the_cup_gets_the_board_file_without_the_enclosure_data(tmp_path):
+    src = bundle.BOARDS / "esp32-devkitc.json"
+    assert "mechanical" in json.loads(src.read_text())
+    bundle.write_cup_board(src, tmp_path / "board.json")
+    got = json.loads((tmp_path / "board.json").read_text())
+    assert "mechanical" not in got and got == _cup_board(src)
+    assert (tmp_path / "board.json").stat().st_size < src.stat().st_size
+

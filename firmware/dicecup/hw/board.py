@@ -14,6 +14,8 @@ On the cup the file is `/board.json` (the flash bundle copies
                             "active": 0|1}
     safe_button  name of the button held at power-on for safe mode
     battery      {"pin": 35, "divider": 2.0, "full_v": 4.2, "empty_v": 3.3} | null
+    mechanical   the enclosure's sizes: checked on the host (dicecup_host/mechanical.py),
+                 left out of the cup's copy by the flash bundle, ignored here
 
 `accel.mount` says how the LIS3DH sits in the cup: entry i is the sensor axis (with
 sign) that gives cup axis i, so the samples come out in the cup's frame: x to the
