@@ -4,8 +4,7 @@ import os
 
 import pytest
 
-from dicecup_host import hwsim
-
+from dicecup_host import bundle, hwsim
 from hwhelpers import BOARD_FILES, DEVKITC, EMU_HEAP, load_board, upy_str
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
@@ -95,11 +94,13 @@ print("RESULT", hw is None)
 """
 
 
-def test_safe_mode_needs_the_button_held(upy_hw):
+def test_safe_mode_needs_the_button_held(upy_hw, tmp_path):
     b = load_board(DEVKITC)
     safe = b.buttons[b.safe_button].pin
-    out = upy_hw(SAFE % {"path": upy_str(DEVKITC), "press": "w.press(%d)" % safe}, heap=EMU_HEAP)
+    cup_board = str(tmp_path / "board.json")      # the board file as flashed onto a cup
+    bundle.write_cup_board(DEVKITC, cup_board)
+    out = upy_hw(SAFE % {"path": upy_str(cup_board), "press": "w.press(%d)" % safe}, heap=EMU_HEAP)
     assert "dicecup: safe mode (back held): self-test" in out
     assert "selftest: i2c scan: 0x18 LIS3DH, 0x3C SSD1306" in out and "RESULT True" in out
-    out = upy_hw(SAFE % {"path": upy_str(DEVKITC), "press": ""}, heap=EMU_HEAP)
+    out = upy_hw(SAFE % {"path": upy_str(cup_board), "press": ""}, heap=EMU_HEAP)
     assert "safe mode" not in out and "RESULT False" in out
