@@ -63,6 +63,7 @@ def _boards(args):
 def _check(args):
     from dicecup.hw import board
     from dicecup.hw.errors import BoardError
+    from dicecup_host import powerspec
     bad = 0
     for path in args.files:
         try:
@@ -78,6 +79,7 @@ def _check(args):
             continue
         try:
             b = board.from_dict(data, path)
+            powerspec.check(data, b)      # (host-side: the cup never reads "power")
         except BoardError as e:
             print(e)
             bad += 1
