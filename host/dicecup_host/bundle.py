@@ -135,11 +135,13 @@ def board_file(board=None):
 
 def write_cup_board(src, dst):
     """The board file as the cup gets it: the same, less the enclosure's `mechanical`
-    section (parsing it would cost the cup heap at boot for nothing)."""
+    and the wiring's `power` sections (parsing them would cost the cup heap at boot for
+    nothing)."""
     raw = Path(src).read_bytes()
     data = json.loads(raw)
-    if isinstance(data, dict) and "mechanical" in data:
-        del data["mechanical"]
+    if isinstance(data, dict) and ("mechanical" in data or "power" in data):
+        data.pop("mechanical", None)
+        data.pop("power", None)      # the wiring's parts: the host's too
         raw = (json.dumps(data, separators=(",", ":")) + "\n").encode()
     Path(dst).write_bytes(raw)
 

@@ -64,7 +64,7 @@ def _boards(args):
 def _check(args):
     from dicecup.hw import board
     from dicecup.hw.errors import BoardError
-    from dicecup_host import mechanical
+    from dicecup_host import mechanical, powerspec
     bad = 0
     for path in args.files:
         try:
@@ -81,6 +81,7 @@ def _check(args):
         try:
             b = board.from_dict(data, path)
             m = mechanical.board_mechanical(data, path)
+            powerspec.check(data, b)      # (host-side: the cup never reads "power")
         except BoardError as e:
             print(e)
             bad += 1
