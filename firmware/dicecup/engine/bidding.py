@@ -6,6 +6,8 @@ REVEAL, and `settle(hands)` takes the revealed dice and applies the losses. The
 round's bids are kept in order, one byte each (`history()` names the bidders). Each
 rule set says how bids rank, which face is wild, and who loses and opens (`_resolve`).
 """
+import sys
+
 from micropython import const
 
 from .actions import CHALLENGE, EXACT, MAX_QUANTITY, pack, unpack
@@ -27,6 +29,9 @@ FORMAT = const(1)   # serialised state format, in the first byte's high nibble
 
 PHASES = ("roll", "bid", "reveal", "over")
 _FACES = {1, 2, 3, 4, 5, 6}
+# CPython: each bid's byte as a bytes object, so a bid extends the history without a
+# bytes() call (its single-byte bytes are shared singletons); on a cup, no table
+_BYTE = None if sys.implementation.name == "micropython" else [bytes((i,)) for i in range(256)]
 
 
 def _nonzero(src, keep=None):
@@ -76,7 +81,9 @@ class Bidding:
     call = 0
     used = 0               # perudo: bitmask of seats that had their palifico
     gone = 0               # REVEAL: bitmask of seats that forfeited this round
-    _lad = None            # this round's bid ladder (derived, not serialised)
+    hist = b""             # this round's bids in order, one byte each (q << 3 | f)
+    _lad = None            # this round's bid ladder (derived, not serialised) ...
+    _idx = _openers = _ll = None  # ... and what _ladder_for gives with it
     opening = ()           # events of the opener draw (not serialised; bluff's roll-off)
 
     def __init__(self, seats, options=None, opener=None, rng=None):
@@ -87,7 +94,6 @@ class Bidding:
             self._set_options(options)
         self.dice = [START_DICE] * seats
         self.aside = [0] * seats   # bluff: packed faces set aside (face up)
-        self.hist = b""            # this round's bids in order, one byte each (q << 3 | f)
         if opener is None:
             if rng is None:
                 raise ValueError("give an opener or an rng to draw one")
@@ -286,13 +292,33 @@ class Bidding:
 
     def copy(self):
         """An independent copy of the game (what a search does per decision): faster
-        than loads(dumps()). Nothing is copied but the attributes' dict: the engine never
-        changes dice, aside or hist in place (it replaces them), and the derived ladder
-        is never changed, so a copy and its original can share them all."""
+        than loads(dumps()). Every state attribute is stored by name (no setattr loop,
+        no __dict__: on CPython an instance whose dict was taken reads slower after).
+        The engine never changes dice, aside or hist in place (it replaces them), and
+        the derived ladder is never changed, so a copy and its original share them all."""
         g = object.__new__(self.__class__)
-        d = self.__dict__
-        for k in d:  # as fast as a dict copy on CPython, and MicroPython's dict is fixed
-            setattr(g, k, d[k])
+        g.n = self.n
+        g.opts = self.opts
+        g.round = self.round
+        g.phase = self.phase
+        g.special = self.special
+        g.turn = self.turn
+        g.opener = self.opener
+        g.bid = self.bid
+        g.bidder = self.bidder
+        g.hist = self.hist
+        g.dice = self.dice
+        g.aside = self.aside
+        g.rerolled = self.rerolled
+        g.caller = self.caller
+        g.call = self.call
+        g.used = self.used
+        g.gone = self.gone
+        g.opening = self.opening
+        g._lad = self._lad
+        g._idx = self._idx
+        g._openers = self._openers
+        g._ll = self._ll
         return g
 
     def legal_run(self, seat, hand=None):
@@ -344,12 +370,17 @@ class Bidding:
                 i = idx[action]
                 if i != 255 and (not b or idx[b] < i):
                     self.bid = action
-                    self.hist += bytes((action,))  # a new bytes: copies share the old one
+                    # a new bytes: copies share the old one
+                    self.hist += _BYTE[action] if _BYTE else bytes((action,))
                     self.bidder = seat
                     if self.rerolled:
                         self.rerolled = 0
                     t = seat + 1
-                    self.turn = t if t < self.n and self.dice[t] else self.next_active(seat)
+                    if t == self.n:
+                        t = 0
+                    if not self.dice[t]:
+                        t = self.next_active(seat)
+                    self.turn = t
                     return [("bid", seat, action >> 3, action & 7)]
             elif action == CHALLENGE and b and self.dice[seat]:
                 self.phase = REVEAL
@@ -511,11 +542,12 @@ class Bidding:
         f = self.bid & 7
         w = 0 if self.special or self.WILD == f else self.WILD or 0  # as counts(f)
         n = 0
+        faces = _FACES.issuperset
         try:
             for s in range(self.n):
                 h = hands[s]
                 # every die a face 1..6 in one C call (TypeError: an unhashable die)
-                if aside[s] or len(h) != dice[s] or not _FACES.issuperset(h):
+                if aside[s] or len(h) != dice[s] or not faces(h):
                     self.check_hand(s, h)  # raises unless only dice are set aside
                     for d in unpack(aside[s]):
                         if d == f or d == w:
@@ -570,29 +602,34 @@ class Bidding:
         return self._one_die(seat, -1)
 
     def _end_round(self, deltas, opener, events):
-        reduced = []
+        reduced = None
         dice = self.dice = list(self.dice)  # replaced, not changed: copies share it
-        for s in range(self.n):
-            d = deltas[s]
-            if not d:
-                continue
-            before = dice[s]
-            after = before + d
-            if after > START_DICE:
-                after = START_DICE
-            if after < 0:
-                after = 0
-            if after != before:
-                dice[s] = after
-                events.append(("lose" if after < before else "gain", s, abs(after - before)))
-                if after < before and after == 1:
-                    reduced.append(s)
-                if after == 0:
-                    events.append(("out", s))
+        s = 0
+        for d in deltas:
+            if d:
+                before = dice[s]
+                after = before + d
+                if after > START_DICE:
+                    after = START_DICE
+                elif after < 0:
+                    after = 0
+                if after < before:
+                    dice[s] = after
+                    events.append(("lose", s, before - after))
+                    if after == 1:
+                        if reduced is None:
+                            reduced = []
+                        reduced.append(s)
+                    elif not after:
+                        events.append(("out", s))
+                elif after > before:
+                    dice[s] = after
+                    events.append(("gain", s, after - before))
+            s += 1
         self._clear()
         self._lad = None
         self.round += 1
-        alive = self.n - self.dice.count(0)
+        alive = self.n - dice.count(0)
         if alive <= 1:
             self.phase = OVER
             self.special = NORMAL
@@ -600,12 +637,14 @@ class Bidding:
             if alive:
                 events.append(("win", self.winner()))
             return events
-        if not self.dice[opener]:
+        if not dice[opener]:
             opener = self.next_active(opener)
         self.turn = opener
-        self.special = self._next_special(reduced, alive) if reduced else NORMAL
+        sp = self._next_special(reduced, alive) if reduced else NORMAL
+        if sp != self.special:  # mostly the class default: no store
+            self.special = sp
         self.phase = ROLL
-        events.append(("round", self.round, opener, self.SPECIAL_NAME if self.special else None))
+        events.append(("round", self.round, opener, self.SPECIAL_NAME if sp else None))
         return events
 
     def _clear(self):
