@@ -21,6 +21,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import stat
 import termios
 import tty
 from pathlib import Path
@@ -53,29 +54,23 @@ def _seconds(text):
     return v
 
 
-def _link(text):
-    """--link: a symlink we may (re)place: not an existing file or folder."""
-    path = os.path.abspath(os.path.expanduser(text))
-    if os.path.exists(path) and not os.path.islink(path):
-        raise argparse.ArgumentTypeError("%s exists and is not a symlink: give a new path" % path)
-    try:
-        outpath.file(path, "--link")
-    except outpath.OutputError as e:
-        raise argparse.ArgumentTypeError(str(e).replace("--link ", "", 1))
-    return path
+def _replaceable(flag, what, ok):
+    """--link, --control: a new path, or one an earlier run left (`ok(path)`: it is made
+    anew), never an existing file or folder of someone else's."""
+    def parse(text):
+        path = os.path.abspath(os.path.expanduser(text))
+        if os.path.exists(path) and not ok(path):
+            raise argparse.ArgumentTypeError("%s exists and is not a %s: give a new path" % (path, what))
+        try:
+            outpath.file(path, flag)
+        except outpath.OutputError as e:
+            raise argparse.ArgumentTypeError(str(e).replace(flag + " ", "", 1))
+        return path
+    return parse
 
 
-def _fifo(text):
-    """--control: a new path, or a FIFO left from an earlier run (it is made anew)."""
-    import stat
-    path = os.path.abspath(os.path.expanduser(text))
-    if os.path.exists(path) and not stat.S_ISFIFO(os.stat(path).st_mode):
-        raise argparse.ArgumentTypeError("%s exists and is not a FIFO: give a new path" % path)
-    try:
-        outpath.file(path, "--control")
-    except outpath.OutputError as e:
-        raise argparse.ArgumentTypeError(str(e).replace("--control ", "", 1))
-    return path
+_link = _replaceable("--link", "symlink", os.path.islink)
+_fifo = _replaceable("--control", "FIFO", lambda path: stat.S_ISFIFO(os.stat(path).st_mode))
 
 
 def check_play(rules, bots):

@@ -312,7 +312,7 @@ def main(argv=None):
     vals = values_text(V, sweeps)
     print("expected turns to exactly 10,000 from 0 (solitaire, optimal): %.9f" % turns)
     if a.check:
-        if not (_compare(TABLE, text) & _compare(VALUES, vals)):
+        if not (_compare(TABLE, text) & _compare(VALUES, vals)):    # (&: both are told)
             return 1
         print("the checked-in table matches (%s), solved again from 0" % TABLE.name)
         return 0

@@ -9,10 +9,10 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
+from procout import Reader
 from vboards import DICECUP, Board
 
 from dicecup_host import gamelog
@@ -20,36 +20,14 @@ from dicecup_host import gamelog
 pytestmark = pytest.mark.heavy
 
 
-class Lines(threading.Thread):
-    """What a process prints, line by line, kept for the asserts."""
-
-    def __init__(self, stream):
-        super().__init__(daemon=True)
-        self.stream, self.lines = stream, []
-        self.start()
-
-    def run(self):
-        for line in self.stream:
-            self.lines.append(line.rstrip("\n"))
-
-    def wait_for(self, text, timeout):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if any(text in x for x in self.lines):
-                return True
-            time.sleep(0.05)
-        return False
-
-    def count(self, text):
-        return sum(text in x for x in self.lines)
-
-
 def test_the_logger_records_a_vboard_game_through_an_unplug_and_a_reset(tmp_path):
     out = tmp_path / "games"
     board = Board(tmp_path, "--play", "liars", "--bots", "2", "--unplug-s", "0.5")
     log = subprocess.Popen([DICECUP, "log", "--port", board.link, "--out", str(out)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    so, se = Lines(log.stdout), Lines(log.stderr)
+    so, se = Reader(log.stdout), Reader(log.stderr)
+    so.start()
+    se.start()
     try:
         assert so.wait_for("logging " + board.link, 20), se.lines
         assert so.wait_for(" bids ", 90), so.lines[-5:] + se.lines[-5:]

@@ -10,36 +10,17 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
 from cable import Cable
+from procout import Reader
 
 from dicecup.seriallog import Lines, SerialLog
 from dicecup_host import gamelog
 from dicecup_host.cluster import Cluster
 
 STEP_MS = 40
-
-
-class Reader(threading.Thread):
-    def __init__(self, stream):
-        super().__init__(daemon=True)
-        self.stream = stream
-        self.lines = []
-
-    def run(self):
-        for line in self.stream:
-            self.lines.append(line.rstrip("\n"))
-
-    def wait_for(self, text, timeout=20):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if any(text in x for x in self.lines):
-                return True
-            time.sleep(0.05)
-        return False
 
 
 class LoggedCup:
