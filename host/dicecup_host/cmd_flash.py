@@ -10,7 +10,10 @@ state the board was left in:
     1 compile    the firmware and drivers to .mpy (mpy-cross) in a temporary folder
     2 esptool    with --firmware: reach the bootloader, erase, write at the chip's offset
     3 probe      the port answers as MicroPython (a port that does not fails in seconds)
-    4 copy       `mpremote fs cp -r`: files whose sha256 already matches are skipped
+    4 copy       `mpremote fs cp -r`: files whose sha256 already matches are skipped;
+                 onto an image with the firmware frozen in (`make firmware`), only main.py
+                 and the board file, and the .mpy files of an earlier flash are removed
+                 (an image frozen from another version is refused: its modules would win)
     5 settings   the cup's name, language and `play` written where they differ
     6 reset      the cup boots the new firmware
 
@@ -66,7 +69,56 @@ def mpremote(port, *args):
     return [sys.executable, "-m", "mpremote", "connect", port] + list(args)
 
 
-PROBE = "import os, sys\nprint(sys.implementation.name, '|', os.uname().machine)"
+# What the board runs: MicroPython, its machine, and the cup firmware frozen into its
+# image if any (the version of `dicecup` found in '.frozen' alone, else '-').
+PROBE = """import os, sys
+def _frozen():
+    p = sys.path[:]
+    sys.modules.pop('dicecup', None)
+    try:
+        sys.path[:] = ['.frozen']
+        import dicecup
+        return dicecup.VERSION
+    except Exception:
+        return '-'
+    finally:
+        sys.path[:] = p
+        sys.modules.pop('dicecup', None)
+print(sys.implementation.name, '|', os.uname().machine, '|', _frozen())
+"""
+# With the firmware frozen in, only these go onto the filesystem (main.py puts '.frozen'
+# first, so copied .mpy files would never run); what an earlier flash copied is removed.
+FROZEN_KEEP = ("main.py", "boot.py", "board.json")
+# MicroPython on the cup: remove the .mpy files an earlier `make flash` copied (the
+# package under /dicecup, the drivers under /lib, top-level modules), never the cup's
+# settings (plain files under /dicecup). Prints how many went.
+UNCOPY = """import os
+n = 0
+def _walk(d):
+    global n
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return
+    for x in names:
+        q = d + '/' + x
+        if os.stat(q)[0] & 0x4000:
+            _walk(q)
+            try:
+                os.rmdir(q)
+            except OSError:
+                pass
+        elif x.endswith('.mpy'):
+            os.remove(q)
+            n += 1
+for d in ('/dicecup', '/lib'):
+    _walk(d)
+for x in os.listdir('/'):
+    if x.endswith('.mpy'):
+        os.remove('/' + x)
+        n += 1
+print(n)
+"""
 
 
 def settings_code(name=None, lang=None, play=None):
@@ -153,6 +205,7 @@ class Flash:
         self.say = say
         self.n = 0
         self.total = 5 + (1 if args.firmware else 0)
+        self.frozen = None       # the version of the cup firmware frozen into the image (probe)
 
     def step(self, text):
         self.n += 1
@@ -209,15 +262,28 @@ class Flash:
                 raise FlashError("%s does not answer as a MicroPython board (%s): %s; a board without "
                                  "MicroPython needs FIRMWARE=...bin first" % (a.port, why, state))
             time.sleep(1)
-        machine = out.split("|", 1)[1].strip().splitlines()[0]
+        fields = [f.strip() for f in out.strip().splitlines()[-1].split("|")]
+        machine = fields[1]
+        self.frozen = fields[2] if len(fields) > 2 and fields[2] != "-" else None
         m = re.search(r"with (ESP32\S*)", machine)
         if m and m.group(1).lower().replace("-", "") != a.chip:
             raise FlashError("%s is an %s board (%s), the board file says %s: nothing was changed on it; "
                              "give the right BOARD" % (a.port, m.group(1), machine, a.chip))
         self.say("      %s" % machine)
+        if self.frozen:
+            from dicecup import VERSION
+            if self.frozen != VERSION:
+                raise FlashError("the board's MicroPython has dicecup %s frozen in and this checkout is %s: frozen "
+                                 "modules come first, so copied files would never run; build an image from this "
+                                 "checkout (make firmware BOARD=...) and give it as FIRMWARE=...: nothing was "
+                                 "changed on the board" % (self.frozen, VERSION))
+            self.say("      the cup firmware %s is frozen into its image: only main.py and the board file go on"
+                     % self.frozen)
 
     def copy(self, tree):
         a = self.a
+        if self.frozen:
+            tree = self.frozen_tree(tree)
         files = [p for p in Path(tree).rglob("*") if p.is_file()]
         size = sum(p.stat().st_size for p in files)
         items = sorted(p.name for p in Path(tree).iterdir())
@@ -238,6 +304,24 @@ class Flash:
                              % ("no progress in %d s" % timeout if rc is None else _last(out)))
         self.copied = len(files) - same[0]
         self.say("      %d copied, %d already up to date" % (self.copied, same[0]))
+        if self.frozen:
+            rc, out = run_step(mpremote(a.port, "resume", "exec", UNCOPY), PROBE_S)
+            if rc != 0:
+                raise FlashError("removing the .mpy files of an earlier flash failed (%s): the frozen firmware runs "
+                                 "all the same (it comes first), they only take flash" % (
+                                     "timeout" if rc is None else _last(out)))
+            gone = out.strip().splitlines()[-1] if out.strip() else "0"
+            if gone != "0":
+                self.say("      %s .mpy files of an earlier flash removed (the frozen modules run)" % gone)
+
+    def frozen_tree(self, tree):
+        """The staged tree less what the image has frozen in: a sibling folder."""
+        small = Path(tree).with_name("frozen-tree")
+        small.mkdir(exist_ok=True)
+        for name in FROZEN_KEEP:
+            if (Path(tree) / name).exists():
+                shutil.copyfile(Path(tree) / name, small / name)
+        return small
 
     def settings(self):
         a = self.a
@@ -330,7 +414,9 @@ def run(args):
         if args.dry_run:
             cmds = esptool_commands(args.port, args.chip, args.firmware) if args.firmware else []
             items = sorted(p.name for p in tree.iterdir())
-            cmds += [mpremote(args.port, "exec", PROBE), mpremote(args.port, "resume", "fs", "cp", "-r", *(items + [":"])),
+            cmds += [mpremote(args.port, "exec", "<probe: MicroPython? machine? firmware frozen in? (then only "
+                                                 "main.py and board.json are copied, an earlier flash's .mpy "
+                                                 "files removed)>"), mpremote(args.port, "resume", "fs", "cp", "-r", *(items + [":"])),
                      mpremote(args.port, "resume", "exec", "<settings>"), mpremote(args.port, "resume", "reset")]
             for cmd in cmds:
                 print("$ " + " ".join(cmd[2:] if cmd[0] == sys.executable else cmd))

@@ -126,6 +126,14 @@ def run(args):
         except ValueError as e:
             print("dicecup vboard: --play %s --bots %d: %s" % (args.play, args.bots, e), file=sys.stderr)
             return 2
+    binary = None
+    if args.frozen:
+        from . import fw32
+        try:
+            binary = str(fw32.build())
+        except fw32.Fw32Unavailable as e:
+            print("dicecup vboard: --frozen: %s" % e, file=sys.stderr)
+            return 2
     temp = None
     if args.flash:
         flash = Path(args.flash)
@@ -142,7 +150,8 @@ def run(args):
         if args.play:
             load_play(flash, args.play, args.bots, args.name, args.lang, args.board, status=lambda s: None)
         board = vboard.VBoard(flash, args.board, heap_kb=args.heap, link=args.link, unplug_s=args.unplug_s,
-                              absent=args.no_chip, hold=args.hold, control=args.control)
+                              absent=args.no_chip, hold=args.hold, control=args.control,
+                              binary=binary)
         for sig, what in ((signal.SIGUSR1, "replug"), (signal.SIGUSR2, "reboot"),
                           (signal.SIGTERM, "stop"), (signal.SIGINT, "stop"), (signal.SIGHUP, "stop")):
             signal.signal(sig, lambda *a, what=what: board.ask(what))
@@ -161,6 +170,8 @@ def run(args):
                 board.board.name, flash, " (removed at the end)" if temp else "",))
             if args.link:
                 status("%s -> %s" % (args.link, port))
+            if args.frozen:
+                status("MicroPython with the cup firmware frozen in (the 32-bit fw32 build, --frozen)")
             for chip in args.no_chip:
                 status("no %s on the I2C bus (--no-chip)" % chip)
             for name in args.hold:
@@ -189,6 +200,9 @@ def register(sub):
     p.add_argument("--heap", type=_count(64, 65536, "the heap in KB"), default=1024, metavar="KB",
                    help="MicroPython's heap in KB (default 1024: the 64-bit unix port's objects are "
                         "1.3-1.8x a cup's, so this is a board with PSRAM)")
+    p.add_argument("--frozen", action="store_true",
+                   help="run the 32-bit MicroPython with the cup firmware frozen in (build/fw32, needs "
+                        "gcc-multilib), as a board flashed with `make firmware`'s image")
     p.add_argument("--play", choices=RULES, help="put the firmware on and boot it as master of a table "
                                                  "with --bots bots; it plays one game, its event log on the pty")
     p.add_argument("--bots", type=_count(0, 5, "a number of bots"), help="with --play: bot seats (default 3)")

@@ -81,8 +81,9 @@ class Runtime:
     """The board's MicroPython process. `feed()` reads what it printed and returns
     [("out", bytes) | ("done", kind, traceback bytes)] (see upy/vbagent.py)."""
 
-    def __init__(self, flash, wire, heap_kb=1024, control=False):
+    def __init__(self, flash, wire, heap_kb=1024, control=False, binary=None):
         self.flash = str(Path(flash).resolve())
+        self.binary = binary     # None: the unix wheel's micropython; else e.g. fw32 (frozen firmware)
         self.wire = wire
         self.control = control   # a pipe to the emulated world (upy/vbagent.py Control)
         self.ctl = None
@@ -112,7 +113,7 @@ class Runtime:
             os.set_blocking(self.ctl, False)
             wire = dict(wire, control="/dev/fd/%d" % r)
             fds = (r,)
-        cmd = [mpy._tool("micropython"), "-X", "heapsize=%dK" % self.heap_kb, str(AGENT), self.flash,
+        cmd = [self.binary or mpy._tool("micropython"), "-X", "heapsize=%dK" % self.heap_kb, str(AGENT), self.flash,
                json.dumps(wire) if wire else ""]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, env=env, bufsize=0, cwd=self.flash,
@@ -486,7 +487,7 @@ class VBoard:
     """The virtual cup on a pty; see the module docstring."""
 
     def __init__(self, flash, board, heap_kb=1024, link=None, unplug_s=1.0, absent=(), hold=(),
-                 control=None):
+                 control=None, binary=None):
         from dicecup.hw import board as fwb
         b = fwb.load(str(board))
         self.board = b
@@ -495,7 +496,8 @@ class VBoard:
         self.control = Path(control).absolute() if control else None   # a FIFO of requests
         self.ctl_fd = None
         self.ctl_part = b""
-        self.rt = Runtime(self.flash, wiring(b, absent, hold), heap_kb, control=self.control is not None)
+        self.rt = Runtime(self.flash, wiring(b, absent, hold), heap_kb, control=self.control is not None,
+                          binary=binary)
         self.repl = Repl(self.rt, self._out, chip=b.chip)
         self.link = Path(link).absolute() if link else None
         self.unplug_s = unplug_s
