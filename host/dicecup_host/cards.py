@@ -403,6 +403,7 @@ class _Page:
 
     def screen(self, name, buf, x, y, scale=SCALE):
         """A cup's screen, its top-left pixel at (x, y), unresampled, in a dark bezel."""
+        x, y = round(x), round(y)      # whole pixels: the screen is placed, never resampled
         pad = 2 * scale
         w, h = 128 * scale, 64 * scale
         self.rect(x - pad, y - pad, x + w + pad, y + h + pad, BEZEL)
@@ -499,7 +500,6 @@ def _compose(code, t, buffers, strict):
     for side, y in (("front", front), ("back", back)):
         if y > HEIGHT - round(4 * MM) and strict:
             raise LayoutError("the %s card's %s runs %d px past its page" % (code, side, y - (HEIGHT - round(4 * MM))))
-    p.rect(WIDTH, 0, WIDTH + 1, HEIGHT, (0.75, 0.75, 0.75))     # the fold
     if strict:
         _check_boxes(code, p.boxes)
     return Card(code, p.pixels(), p.placements, p.boxes)
@@ -592,8 +592,14 @@ def _check_boxes(code, boxes):
 
 # ----- files --------------------------------------------------------------------------
 
+FOLD = (190, 190, 190)
+
+
 def write_png(image, path):
+    """The sheet as a PNG: both sides, a grey line where they meet (the fold or cut)."""
     import png as pypng
+    image = image.copy()
+    image[:, WIDTH] = FOLD
     h, w, _ = image.shape
     with open(path, "wb") as fh:
         pypng.Writer(w, h, greyscale=False, bitdepth=8, compression=9).write(fh, image.reshape(h, w * 3))
