@@ -172,3 +172,62 @@ def test_bad_arguments_are_one_line_and_exit_2_before_any_work(argv, capsys, mon
     out, err = capsys.readouterr()
     assert rc == 2, (rc, out, err)
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+
+def test_the_gestures_on_the_cards_are_the_keymaps():
+    """What every card says of the buttons, checked against the firmware: the XIAO's
+    table, the 0.7 s hold, the 3 s peek, the safe-mode buttons."""
+    import inspect
+    import json
+
+    from dicecup.hw import buttons
+    from dicecup.hw.buttons import BOTH, LONG, PRESS
+    from dicecup.ui import ui
+    from dicecup.ui.keymap import BACK, CALL_EXACT, MENU, NEXT, OK, PEEK, PREV, Keymap
+    xiao = Keymap(("left", "ok", "right"))
+    four = Keymap(("left", "ok", "right", "back"))
+    left, ok, right, back = 1, 2, 4, 8
+    for keys in (xiao, four):                       # the same on every cup
+        assert keys.command(PRESS, left) == PREV and keys.command(PRESS, right) == NEXT
+        assert keys.command(PRESS, ok) == OK
+        assert keys.command(LONG, ok) == PEEK       # peek: hold OK
+        assert keys.command(BOTH, left | right) == CALL_EXACT
+        assert keys.command(LONG, left) == BACK     # "hold ◀"
+        assert keys.command(LONG, right) == MENU    # "hold ▶"
+    assert four.command(PRESS, back) == BACK and four.command(LONG, back) == MENU
+    assert xiao.gesture(BACK) == (LONG, left) and xiao.gesture(MENU) == (LONG, right)
+    assert inspect.signature(buttons.Buttons.__init__).parameters["long_ms"].default == 700
+    assert ui.PEEK_MS == 3000
+    boards = ROOT / "hardware" / "boards"
+    safe = {p.stem: json.loads(p.read_text())["safe_button"] for p in boards.glob("*.json")}
+    assert safe == {"esp32-devkitc": "back", "esp32-s3-devkitc-1": "back", "xiao-esp32c3": "ok"}
+
+
+@pytest.mark.parametrize("names", [("left", "ok", "right", "back"), ("left", "ok", "right")])
+def test_step_one_joins_and_creates_as_the_card_says(names):
+    """Step 1 on the real UI: Create a table, ◀ ▶ to the game, OK; Join a table, ◀ ▶
+    change a digit, OK the next one, back (on the XIAO: hold ◀) the one before."""
+    from dicecup.engine import RULES
+    from dicecup.hw.buttons import LONG, PRESS
+    from dicecup.ui.ui import Ui
+    bit = {n: 1 << names.index(n) for n in names}
+    u = Ui(names)
+    press = lambda n: u.on_buttons(PRESS, bit[n])        # noqa: E731
+    back = (lambda: press("back")) if "back" in names else (lambda: u.on_buttons(LONG, bit["left"]))
+    assert u.sc.menu[u.sc.cursor] == "menu_create"
+    press("ok")                                          # the game to create a table for
+    press("right")
+    assert press("ok") == [("create", RULES[1], {})]
+    press("right")                                       # Join a table
+    assert u.sc.menu[u.sc.cursor] == "menu_join"
+    press("ok")
+    assert u.sc.screen == "code"
+    for digit in "4711":
+        for _ in range(int(digit)):
+            press("right")
+        if digit == "4":
+            press("ok")
+            back()                                       # the digit before
+            assert u.sc.cursor == 0 and u.sc.code == "4"
+        out = press("ok")
+    assert out == [("join", "4711")]
