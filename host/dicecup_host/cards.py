@@ -107,6 +107,9 @@ TEXT = {
         "rows": (("One step back, close the menu", "{back} (or hold ◀)", "hold ◀"),
                  ("Menu: language, leave the table", "hold {back} (or ▶)", "hold ▶"),
                  ("Self-test at power-on", "hold {back}", "hold OK")),
+        "tips": "**Away from your cup?** It reminds you, and after a minute its own bot plays for "
+                "you; your next move takes your seat back. **Game over:** **OK** on the cup that made "
+                "the table starts a new game, **{back}** leaves the table.",
         "same": "Everything else is the same on every cup. Rules: docs/rules.md",
     },
     "fr": {
@@ -147,6 +150,10 @@ TEXT = {
         "rows": (("Un cran en arrière, fermer le menu", "{back} (ou maintenir ◀)", "maintenir ◀"),
                  ("Menu\u00a0: langue, quitter la table", "maintenir {back} (ou ▶)", "maintenir ▶"),
                  ("Autotest à l'allumage", "maintenir {back}", "maintenir OK")),
+        "tips": "**Tu t'absentes\u00a0?** Le gobelet te le rappelle, puis au bout d'une minute son "
+                "propre bot joue pour toi\u00a0; ton prochain coup te rend ta place. **Fin de "
+                "partie\u00a0:** **OK** sur le gobelet qui a créé la table relance une partie, "
+                "**{back}** quitte la table.",
         "same": "Tout le reste est identique sur chaque gobelet. Règles\u00a0: docs/rules.md",
     },
     "de": {
@@ -160,7 +167,7 @@ TEXT = {
                  "setzt er Bots dazu und startet das Spiel.\n"
                  "Auf jedem anderen Becher: **{join}**, dann der Code: **◀ ▶** ändern die "
                  "Ziffer, **OK** geht zur nächsten, **{back}** zur vorigen. Sind mehrere "
-                 "Tische in der Nähe, wähle den mit dem Namen dessen, der ihn eröffnet hat."),
+                 "Tische in der Nähe, wähle den, der den Namen seines Gastgebers trägt."),
         "shake": ("Schütteln zum Würfeln",
                   "Zeigt der Becher **{shake}**, schüttle ihn wie einen echten Würfelbecher "
                   "und stell ihn mit der Öffnung nach unten ab. Sobald er ruht, sind deine "
@@ -168,7 +175,7 @@ TEXT = {
         "peek": ("Spicken",
                  "**OK halten**, die vordere Kante anheben und hineinschauen: deine Würfel "
                  "liegen 3 Sekunden lang offen und verdecken sich dann von selbst. Spicke, "
-                 "so oft du willst, aber behalte den Bildschirm für dich."),
+                 "so oft du willst, aber zeig niemandem den Bildschirm."),
         "bid": ("Bieten",
                 "Zeigt der Becher **{your_turn}**: mit **◀ ▶** durch deine Züge, **OK** auf "
                 "**{btn_bid}**. Mit **◀ ▶** die **Augenzahl** wählen, **OK**; dann mit "
@@ -187,6 +194,9 @@ TEXT = {
         "rows": (("Einen Schritt zurück, Menü schließen", "{back} (oder ◀ halten)", "◀ halten"),
                  ("Menü: Sprache, Tisch verlassen", "{back} halten (oder ▶)", "▶ halten"),
                  ("Selbsttest beim Einschalten", "{back} halten", "OK halten")),
+        "tips": "**Kurz weg?** Der Becher erinnert dich, nach einer Minute spielt sein eigener Bot "
+                "für dich; mit deinem nächsten Zug übernimmst du wieder. **Spielende:** **OK** auf "
+                "dem Becher des Gastgebers startet ein neues Spiel, **{back}** verlässt den Tisch.",
         "same": "Alles andere ist auf jedem Becher gleich. Regeln: docs/rules.md",
     },
     "it": {
@@ -226,6 +236,10 @@ TEXT = {
         "rows": (("Un passo indietro, chiudere il menu", "{back} (o tieni ◀)", "tieni ◀"),
                  ("Menu: lingua, lasciare il tavolo", "tieni {back} (o ▶)", "tieni ▶"),
                  ("Autotest all'accensione", "tieni {back}", "tieni OK")),
+        "tips": "**Ti allontani?** Il bicchiere te lo ricorda e dopo un minuto il suo bot gioca "
+                "per te; con la tua prossima mossa riprendi il posto. **Fine partita:** **OK** sul "
+                "bicchiere che ha creato il tavolo avvia una nuova partita, **{back}** lascia il "
+                "tavolo.",
         "same": "Tutto il resto è uguale su ogni bicchiere. Regole: docs/rules.md",
     },
     "es": {
@@ -265,6 +279,9 @@ TEXT = {
         "rows": (("Un paso atrás, cerrar el menú", "{back} (o mantener ◀)", "mantener ◀"),
                  ("Menú: idioma, dejar la mesa", "mantener {back} (o ▶)", "mantener ▶"),
                  ("Autotest al encender", "mantener {back}", "mantener OK")),
+        "tips": "**¿Te alejas?** El cubilete te lo recuerda y, al cabo de un minuto, su propio bot "
+                "juega por ti; con tu próxima jugada recuperas el sitio. **Fin de la partida:** "
+                "**OK** en el cubilete que creó la mesa empieza otra, **{back}** deja la mesa.",
         "same": "Todo lo demás es igual en cada cubilete. Reglas: docs/rules.md",
     },
 }
@@ -307,7 +324,7 @@ def texts(code):
     words = _cup_words(code)
     fill = lambda s: _nobreak(s.format(**words))   # noqa: E731
     t = TEXT[code]
-    out = {k: fill(t[k]) for k in ("title", "subtitle", "legend", "xiao", "same", "lang")}
+    out = {k: fill(t[k]) for k in ("title", "subtitle", "legend", "xiao", "same", "lang", "tips")}
     for key, _ in STEPS:
         out[key] = (t[key][0], fill(t[key][1]))
     out["cols"] = t["cols"]
@@ -343,12 +360,11 @@ def screen_pixels(buf, scale=SCALE):
 
 # ----- layout -------------------------------------------------------------------------
 
-def _fonts():
+def fonts():
     """matplotlib's own DejaVu Sans, regular and bold, by file (never a system copy)."""
     import matplotlib
-    from matplotlib.font_manager import FontProperties
     ttf = os.path.join(matplotlib.get_data_path(), "fonts", "ttf")
-    return (os.path.join(ttf, "DejaVuSans.ttf"), os.path.join(ttf, "DejaVuSans-Bold.ttf"), FontProperties)
+    return os.path.join(ttf, "DejaVuSans.ttf"), os.path.join(ttf, "DejaVuSans-Bold.ttf")
 
 
 class _Page:
@@ -357,12 +373,12 @@ class _Page:
     def __init__(self):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
+        from matplotlib.font_manager import FontProperties
         self.fig = Figure(figsize=(SHEET / DPI, HEIGHT / DPI), dpi=DPI, facecolor="white")
         self.canvas = FigureCanvasAgg(self.fig)
         self.renderer = self.canvas.get_renderer()
-        regular, bold, FP = _fonts()
-        self._fp = FP
-        self._files = (regular, bold)
+        self._fp = FontProperties
+        self._files = fonts()
         self._props = {}
         self._widths = {}
         self.boxes = []
@@ -493,9 +509,13 @@ def _compose(code, t, buffers, strict):
     back = _heading(p, t, code, WIDTH, "2/2")
     for n, (key, names) in enumerate(STEPS, 1):
         if n <= FRONT_STEPS:
-            front = _step(p, t, n, key, names, buffers, 0, front, last=n == FRONT_STEPS)
+            front = _step(p, t, n, key, names, buffers, 0, front, last=False)
         else:
             back = _step(p, t, n, key, names, buffers, WIDTH, back, last=False)
+    p.rect(MARGIN, front - round(1.5 * MM), WIDTH - MARGIN, front - round(1.5 * MM) + 1, PALE)
+    top = front
+    front = p.paragraphs(t["tips"], MARGIN, front, WIDTH - 2 * MARGIN, SMALL_PT, color=(0.25, 0.25, 0.28))
+    p.box("tips", MARGIN, top, WIDTH - MARGIN, front)
     back = _xiao(p, t, WIDTH, back + round(1 * MM))
     for side, y in (("front", front), ("back", back)):
         if y > HEIGHT - round(4 * MM) and strict:
@@ -510,15 +530,15 @@ FRONT_STEPS = 3
 
 def _heading(p, t, code, ox, side):
     """The band across the top of one side; returns the y under it."""
-    band = round(15 * MM)
+    band = round(13.6 * MM)
     x0, x1 = ox + MARGIN, ox + WIDTH - MARGIN
     p.rect(ox, 0, ox + WIDTH, band, ACCENT)
-    p.text(t["title"], x0, round(7.4 * MM), 12, True, "white")
-    p.text(t["subtitle"], x0, round(12.0 * MM), 8.5, False, "white")
-    p.text(code.upper(), x1, round(7.4 * MM), 8.5, True, "white", ha="right")
-    p.text(side, x1, round(12.0 * MM), 7, False, "white", ha="right")
+    p.text(t["title"], x0, round(6.9 * MM), 12, True, "white")
+    p.text(t["subtitle"], x0, round(11.1 * MM), 8.5, False, "white")
+    p.text(code.upper(), x1, round(6.9 * MM), 8.5, True, "white", ha="right")
+    p.text(side, x1, round(11.1 * MM), 7, False, "white", ha="right")
     p.box("heading " + side, ox, 0, ox + WIDTH, band)
-    return band + round(3 * MM)
+    return band + round(2.8 * MM)
 
 
 def _step(p, t, n, key, names, buffers, ox, y, last):
@@ -545,7 +565,7 @@ def _step(p, t, n, key, names, buffers, ox, y, last):
     sy -= round(1.4 * MM) + pad
     bottom = max(ty, sy)
     p.box("step " + key, x0, top, x1, bottom)
-    y = bottom + round(3 * MM)
+    y = bottom + round(2.7 * MM)
     if not last:
         p.rect(x0, y - round(1.5 * MM), x1, y - round(1.5 * MM) + 1, PALE)
     return y

@@ -71,7 +71,7 @@ def test_the_composer_is_fed_the_gallery_framebuffers():
 @pytest.mark.parametrize("code", cards.LANGS)
 def test_the_cards_words_are_the_cups(code):
     t = cards.texts(code)
-    body = " ".join([t["legend"], t["lang"]] + [t[k][1] for k, _ in cards.STEPS])
+    body = " ".join([t["legend"], t["lang"], t["tips"]] + [t[k][1] for k, _ in cards.STEPS])
     assert "{" not in body and "}" not in body
     plain = body.replace("**", "").replace("\u00a0", " ")
     for key in ("menu_create", "menu_join", "btn_back", "shake", "your_turn", "menu_lang"):
@@ -84,7 +84,7 @@ def test_the_cards_words_are_the_cups(code):
         assert said.replace("\u00a0", " ") in plain, rules
     # every character is one DejaVu Sans draws (no missing-glyph boxes on the card)
     from matplotlib import ft2font
-    regular, bold, _ = cards._fonts()
+    regular, bold = cards.fonts()
     texts = [body, t["title"], t["subtitle"], t["xiao"], t["same"]] + [c for row in t["rows"] for c in row] + \
         list(t["cols"]) + [t[k][0] for k, _ in cards.STEPS]
     for f in (regular, bold):
