@@ -198,6 +198,8 @@ def test_the_gestures_on_the_cards_are_the_keymaps():
     assert xiao.gesture(BACK) == (LONG, left) and xiao.gesture(MENU) == (LONG, right)
     assert inspect.signature(buttons.Buttons.__init__).parameters["long_ms"].default == 700
     assert ui.PEEK_MS == 3000
+    from dicecup.settings import WAITS
+    assert WAITS["bot_ms"] == 60000                 # "after a minute its own bot plays for you"
     boards = ROOT / "hardware" / "boards"
     safe = {p.stem: json.loads(p.read_text())["safe_button"] for p in boards.glob("*.json")}
     assert safe == {"esp32-devkitc": "back", "esp32-s3-devkitc-1": "back", "xiao-esp32c3": "ok"}
