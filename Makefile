@@ -7,7 +7,7 @@ RULES ?= perudo
 CUPS ?= 4
 SEED ?= 1
 
-.PHONY: install test test-fast sim bench mpy fw32 firmware enclosure enclosure-previews flash repl monitor vboard clean
+.PHONY: install test test-fast sim bench mpy fw32 firmware enclosure enclosure-previews cards cards-docs flash repl monitor vboard clean
 
 $(STAMP): pyproject.toml drivers.txt
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,16 @@ enclosure: install
 # the previews the README shows, in hardware/enclosure/previews/ (a test checks they are current)
 enclosure-previews: install
 	$(BIN)/python -c "from dicecup_host import enclosure; print(*enclosure.readme_previews(), sep='\n')"
+
+# The quick-start card per language (CUPLANG: one of en fr de it es, default all), the screens
+# on it the cup's real renders: quickstart-<lang>.png (both sides) and .pdf (two A6 pages)
+# in build/cards/ (OUT overrides)
+cards: install
+	@$(BIN)/dicecup cards "$(or $(OUT),build/cards)" $(if $(CUPLANG),--lang $(CUPLANG))
+
+# the cards the README shows, in docs/cards/ (a test checks they are current)
+cards-docs: install
+	$(BIN)/dicecup cards docs/cards --no-pdf
 
 # The cup firmware onto a board: PORT (default: the one ESP32 board attached), BOARD (a name
 # in hardware/boards or a board file's path), FIRMWARE (a MicroPython .bin: erase and write it
