@@ -10,7 +10,7 @@ RULE_SETS = ("bluff", "perudo", "menteur", "liars", "dixmille")
 
 
 def register(sub):
-    s = sub.add_parser("tournament", help="seeded games between player kinds: win rates with 95% intervals",
+    s = sub.add_parser("tournament", help="seeded games between player kinds: win rates with 95 %% intervals",
                        description="Seeded games between player kinds (easy, normal, strong, baseline), "
                        "seats rotated every game so each kind sits in each seat equally over a multiple "
                        "of the seat count. A kind seated twice is counted per seat: its games are "
