@@ -29,6 +29,7 @@ FORMAT = const(1)   # serialised state format, in the first byte's high nibble
 
 PHASES = ("roll", "bid", "reveal", "over")
 _FACES = {1, 2, 3, 4, 5, 6}
+_new = object.__new__
 # CPython: each bid's byte as a bytes object, so a bid extends the history without a
 # bytes() call (its single-byte bytes are shared singletons); on a cup, no table
 _BYTE = None if sys.implementation.name == "micropython" else [bytes((i,)) for i in range(256)]
@@ -68,8 +69,9 @@ class Bidding:
     _cache_index = None
     _cache_openers = None
     _cache_list = None
-    # the state every new game and every round starts from: class defaults, so a new
-    # game and copy() set few attributes (assignments then shadow them per game)
+    # the state every new game and every round starts from; __init__ sets them all on
+    # the instance too (an instance attribute reads faster than a class one, and copy()
+    # stores each by name); the class values serve a state rebuilt by loads()
     opts = 0
     round = 1
     phase = ROLL
@@ -83,16 +85,25 @@ class Bidding:
     gone = 0               # REVEAL: bitmask of seats that forfeited this round
     hist = b""             # this round's bids in order, one byte each (q << 3 | f)
     _lad = None            # this round's bid ladder (derived, not serialised)
+    _idx = _openers = _ll = None
     opening = ()           # events of the opener draw (not serialised; bluff's roll-off)
 
     def __init__(self, seats, options=None, opener=None, rng=None):
         if type(seats) is not int or not 2 <= seats <= 6:
             raise ValueError("%s needs 2 to 6 seats" % self.name)
         self.n = seats
-        if options:
-            self._set_options(options)
         self.dice = [START_DICE] * seats
         self.aside = [0] * seats   # bluff: packed faces set aside (face up)
+        self.turn = self.opener = self.phase = self.bid = 0
+        self.hist = b""
+        self.bidder = -1
+        self._lad = self._idx = self._openers = self._ll = None
+        self.opts = self.rerolled = self.special = self.used = self.gone = self.call = 0
+        self.round = 1
+        self.caller = -1
+        self.opening = ()
+        if options:
+            self._set_options(options)
         if opener is None:
             if rng is None:
                 raise ValueError("give an opener or an rng to draw one")
@@ -291,13 +302,35 @@ class Bidding:
 
     def copy(self):
         """An independent copy of the game (what a search does per decision): faster
-        than loads(dumps()). Nothing is copied but the attributes' dict: the engine never
-        changes dice, aside or hist in place (it replaces them), and the derived ladder
-        is never changed, so a copy and its original can share them all."""
-        g = object.__new__(self.__class__)
-        d = self.__dict__
-        for k in d:  # as fast as a dict copy on CPython, and MicroPython's dict is fixed
-            setattr(g, k, d[k])
+        than loads(dumps()). Each state attribute is stored by name: no __dict__ (on
+        CPython an instance whose dict was taken reads slower after, and a setattr loop
+        costs a call per attribute), and __init__ sets them all on the instance, so none
+        is looked up on the class. The engine never changes dice, aside or hist in place
+        (it replaces them), and the derived ladder is never changed, so a copy and its
+        original share them all."""
+        g = _new(self.__class__)
+        g.n = self.n
+        g.dice = self.dice
+        g.aside = self.aside
+        g.turn = self.turn
+        g.opener = self.opener
+        g.phase = self.phase
+        g.bid = self.bid
+        g.hist = self.hist
+        g.bidder = self.bidder
+        g._lad = self._lad
+        g._idx = self._idx
+        g._openers = self._openers
+        g._ll = self._ll
+        g.opts = self.opts
+        g.round = self.round
+        g.special = self.special
+        g.rerolled = self.rerolled
+        g.caller = self.caller
+        g.call = self.call
+        g.used = self.used
+        g.gone = self.gone
+        g.opening = self.opening
         return g
 
     def legal_run(self, seat, hand=None):
