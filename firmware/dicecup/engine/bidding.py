@@ -64,11 +64,8 @@ class Bidding:
     CONSTRAINED = False   # some rounds allow fewer bids than the ranking (perudo)
     EXACT = False         # the rule set has an exact call at all
     EXACT_BIT = 0         # ... only with these option bits (liars: spot_on)
-    _cache_key = None      # class-wide cache of one ladder (see _ladder_for)
-    _cache_ladder = None
-    _cache_index = None
-    _cache_openers = None
-    _cache_list = None
+    _cache_key = None      # class-wide cache of one round's ladder (see _ladder_for)
+    _cache = None
     # the state every new game and every round starts from; __init__ sets them all on
     # the instance too (an instance attribute reads faster than a class one, and copy()
     # stores each by name); the class values serve a state rebuilt by loads()
@@ -84,8 +81,7 @@ class Bidding:
     used = 0               # perudo: bitmask of seats that had their palifico
     gone = 0               # REVEAL: bitmask of seats that forfeited this round
     hist = b""             # this round's bids in order, one byte each (q << 3 | f)
-    _lad = None            # this round's bid ladder (derived, not serialised)
-    _idx = _openers = _ll = None
+    _lad = None            # this round's ladder, _ladder_for's tuple (derived, not serialised)
     opening = ()           # events of the opener draw (not serialised; bluff's roll-off)
 
     def __init__(self, seats, options=None, opener=None, rng=None):
@@ -97,7 +93,7 @@ class Bidding:
         self.turn = self.opener = self.phase = self.bid = 0
         self.hist = b""
         self.bidder = -1
-        self._lad = self._idx = self._openers = self._ll = None
+        self._lad = None
         self.opts = self.rerolled = self.special = self.used = self.gone = self.call = 0
         self.round = 1
         self.caller = -1
@@ -220,15 +216,19 @@ class Bidding:
         return None
 
     def _ladder_for(self):
-        """All bids up to the dice on the table, lowest rank first, and each bid's
-        place in it (a 256-byte table: a bid fits a byte, 255 = not on the ladder).
-        Built without sorting or dicts, and cached on the class for one table's worth,
-        so the cup's heap stays small."""
-        top = sum(self.dice)
-        key = self.opts << 8 | self.special << 7 | top
+        """The round's ladder as one tuple (L): L[0] all bids up to the dice on the
+        table, lowest rank first; L[1] each bid's place in it (a 256-byte table: a bid
+        fits a byte, 255 = not on the ladder); L[2] the bids that may open; L[3] L[0] as
+        a list ending in CHALLENGE (what legal() slices: a list slice is a copy in C);
+        L[4] the rule set is CONSTRAINED; L[5] an exact call is possible with these
+        options. Built without sorting or dicts, and cached on the class for one
+        table's worth (the dice on the table, the round's special, the options), so the
+        cup's heap stays small. Stored on the game until the round ends."""
+        key = self.opts << 8 | self.special << 7 | sum(self.dice)
         cls = self.__class__
         if cls._cache_key != key:
-            cls._cache_ladder = cls._cache_index = cls._cache_openers = cls._cache_list = None
+            cls._cache = None
+            top = key & 127
             size = 0
             for f in self.FACES:
                 size = max(size, self.rank(top, f) + 1)
@@ -243,37 +243,32 @@ class Bidding:
                 pos[i] = 255
             for i in range(len(lad)):
                 pos[lad[i]] = i
-            cls._cache_ladder = lad
-            cls._cache_index = pos
-            cls._cache_openers = _nonzero(lad, self._opens) if self.CONSTRAINED else lad
-            ll = cls._cache_list = list(lad)  # what legal() slices: a list slice is a copy in C
+            ll = list(lad)
             ll.append(CHALLENGE)  # after any bid: so the slice is the whole answer
+            con = self.CONSTRAINED
+            cls._cache = (lad, pos, _nonzero(lad, self._opens) if con else lad, ll, con,
+                          self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT)
             cls._cache_key = key
-        return cls._cache_ladder, cls._cache_index, cls._cache_openers, cls._cache_list
+        L = self._lad = cls._cache
+        return L
 
     def _opens(self, x):
         return self._opening_error(x >> 3, x & 7) is None
 
-    def _ladder(self):
-        """The ladder for this round: fixed from the roll to the call (the dice on the
-        table and the round's special only change between rounds)."""
-        if self._lad is None:
-            self._lad, self._idx, self._openers, self._ll = self._ladder_for()
-        return self._lad, self._idx
-
     def _bids(self):
         """Every bid that may follow the standing one (a new list)."""
-        ladder, index = self._ladder()
+        L = self._lad or self._ladder_for()
+        ladder, index = L[0], L[1]
         b = self.bid
         if not b:
-            return list(self._openers)
+            return list(L[2])
         i = index[b]
         if i != 255:
             cand = ladder[i + 1:]
         else:
             r = self.rank(b >> 3, b & 7)
             cand = [x for x in ladder if self.rank(x >> 3, x & 7) > r]
-        if self.CONSTRAINED and self._constrained():
+        if L[4] and self._constrained():
             cand = [x for x in cand if self._bid_error(x >> 3, x & 7) is None]
         return cand
 
@@ -287,15 +282,14 @@ class Bidding:
         The seat on turn without a hand is what a search asks thousands of times: its
         list is cut from the ladder in one step."""
         if seat == self.turn and self.phase == BID and hand is None:
-            if self._lad is None:
-                self._ladder()
+            L = self._lad or self._ladder_for()
             b = self.bid
             if not b:
-                return self._ll[:-1] if self._openers is self._lad else list(self._openers)
-            i = self._idx[b]
-            if i != 255 and not (self.CONSTRAINED and self._constrained()):
-                out = self._ll[i + 1:]  # the bids above, then CHALLENGE
-                if self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT and self._may_exact(seat) is None:
+                return L[3][:-1] if L[2] is L[0] else list(L[2])
+            i = L[1][b]
+            if i != 255 and not (L[4] and self._constrained()):
+                out = L[3][i + 1:]  # the bids above, then CHALLENGE
+                if L[5] and self._may_exact(seat) is None:
                     out.append(EXACT)
                 return out
         return list(self.legal_run(seat, hand))
@@ -319,9 +313,6 @@ class Bidding:
         g.hist = self.hist
         g.bidder = self.bidder
         g._lad = self._lad
-        g._idx = self._idx
-        g._openers = self._openers
-        g._ll = self._ll
         g.opts = self.opts
         g.round = self.round
         g.special = self.special
@@ -346,12 +337,13 @@ class Bidding:
         start = stop = 0
         index = None
         if seat == self.turn:
-            ladder, idx = self._ladder()
+            L = self._lad or self._ladder_for()
+            ladder, idx = L[0], L[1]
             if not b:
-                lad = self._openers
+                lad = L[2]
                 stop = len(lad)
                 index = idx if lad is ladder else None
-            elif idx[b] != 255 and not (self.CONSTRAINED and self._constrained()):
+            elif idx[b] != 255 and not (L[4] and self._constrained()):
                 lad, start, stop, index = ladder, idx[b] + 1, len(ladder), idx
             else:
                 lad = bytes(self._bids())
@@ -377,8 +369,9 @@ class Bidding:
             b = self.bid
             # the common cases first: a bid on the round's ladder above the standing
             # one, and the challenge of a standing bid by the seat on turn
-            if 8 <= action < 256 and self._lad is not None and not self.CONSTRAINED:
-                idx = self._idx
+            L = self._lad
+            if 8 <= action < 256 and L is not None and not L[4]:
+                idx = L[1]
                 i = idx[action]
                 if i != 255 and (not b or idx[b] < i):
                     self.bid = action
@@ -437,7 +430,7 @@ class Bidding:
             raise IllegalAction("bad-face", "face %d cannot be bid in %s" % (f, self.name), seat)
         b = self.bid
         if b:
-            index = self._idx if self._lad is not None else self._ladder()[1]
+            index = (self._lad or self._ladder_for())[1]
             new = q << 3 | f
             if index[new] != 255 and index[b] != 255:
                 low = index[new] <= index[b]  # same order as rank, looked up
