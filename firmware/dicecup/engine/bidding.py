@@ -365,12 +365,13 @@ class Bidding:
     # ----- apply -------------------------------------------------------------------
     def apply(self, seat, action):
         """Apply `seat`'s action; returns public events. Raises IllegalAction, state kept."""
-        if seat == self.turn and self.phase == BID and type(action) is int and type(seat) is int:
+        # `is`: the seat on turn is a small int, so a bool or an int subclass is not it
+        if seat is self.turn and self.phase == BID and type(action) is int:
             b = self.bid
             # the common cases first: a bid on the round's ladder above the standing
             # one, and the challenge of a standing bid by the seat on turn
             L = self._lad
-            if 8 <= action < 256 and L is not None and not L[4]:
+            if 7 < action < 256 and L is not None and not L[4]:
                 idx = L[1]
                 i = idx[action]
                 if i != 255 and (not b or idx[b] < i):
@@ -545,7 +546,8 @@ class Bidding:
         dice = self.dice
         aside = self.aside
         f = self.bid & 7
-        w = 0 if self.special or self.WILD == f else self.WILD or 0  # as counts(f)
+        w = self.WILD
+        w = 0 if self.special or w == f else w or 0  # as counts(f)
         n = 0
         faces = _FACES.issuperset
         try:
@@ -583,7 +585,8 @@ class Bidding:
             raise IllegalAction("dice-count", "one hand per seat needed", -1)
         n = self.count(hands)
         deltas, opener = self._resolve(n)
-        return self._end_round(deltas, opener, [("reveal", self.bid >> 3, self.bid & 7, n)])
+        b = self.bid
+        return self._end_round(deltas, opener, [("reveal", b >> 3, b & 7, n)])
 
     def withheld(self, seats):
         """End the round without a count: the cups of `seats` never revealed after a
@@ -631,10 +634,19 @@ class Bidding:
                     dice[s] = after
                     events.append(("gain", s, after - before))
             s += 1
-        self._clear()
+        # _clear() inline (a call less per round), and the round's ladder dropped
+        self.bid = self.call = 0
+        self.bidder = self.caller = -1
+        self.hist = b""
+        if self.rerolled:
+            self.rerolled = 0
+        if self.gone:
+            self.gone = 0
+        if self.aside.count(0) != self.n:
+            self.aside = [0] * self.n
         self._lad = None
         self.round += 1
-        alive = self.n - dice.count(0)
+        alive = len(dice) - dice.count(0)
         if alive <= 1:
             self.phase = OVER
             self.special = NORMAL
