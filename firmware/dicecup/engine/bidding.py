@@ -90,13 +90,11 @@ class Bidding:
         self.n = seats
         self.dice = [START_DICE] * seats
         self.aside = [0] * seats   # bluff: packed faces set aside (face up)
-        self.turn = self.opener = self.phase = self.bid = 0
+        self.phase = self.bid = self.opts = self.rerolled = self.special = self.used = self.gone = self.call = 0
+        self.bidder = self.caller = -1
         self.hist = b""
-        self.bidder = -1
         self._lad = None
-        self.opts = self.rerolled = self.special = self.used = self.gone = self.call = 0
         self.round = 1
-        self.caller = -1
         self.opening = ()
         if options:
             self._set_options(options)
@@ -221,7 +219,7 @@ class Bidding:
         fits a byte, 255 = not on the ladder); L[2] the bids that may open; L[3] L[0] as
         a list ending in CHALLENGE (what legal() slices: a list slice is a copy in C);
         L[4] the rule set is CONSTRAINED; L[5] an exact call is possible with these
-        options. Built without sorting or dicts, and cached on the class for one
+        options; L[6] either. Built without sorting or dicts, and cached on the class for one
         table's worth (the dice on the table, the round's special, the options), so the
         cup's heap stays small. Stored on the game until the round ends."""
         key = self.opts << 8 | self.special << 7 | sum(self.dice)
@@ -246,8 +244,8 @@ class Bidding:
             ll = list(lad)
             ll.append(CHALLENGE)  # after any bid: so the slice is the whole answer
             con = self.CONSTRAINED
-            cls._cache = (lad, pos, _nonzero(lad, self._opens) if con else lad, ll, con,
-                          self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT)
+            ex = self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT
+            cls._cache = (lad, pos, _nonzero(lad, self._opens) if con else lad, ll, con, ex, con or ex)
             cls._cache_key = key
         L = self._lad = cls._cache
         return L
@@ -287,11 +285,14 @@ class Bidding:
             if not b:
                 return L[3][:-1] if L[2] is L[0] else list(L[2])
             i = L[1][b]
-            if i != 255 and not (L[4] and self._constrained()):
-                out = L[3][i + 1:]  # the bids above, then CHALLENGE
-                if L[5] and self._may_exact(seat) is None:
-                    out.append(EXACT)
-                return out
+            if i != 255:
+                if not L[6]:  # neither constrained nor an exact call: the bids above, then CHALLENGE
+                    return L[3][i + 1:]
+                if not (L[4] and self._constrained()):
+                    out = L[3][i + 1:]
+                    if L[5] and self._may_exact(seat) is None:
+                        out.append(EXACT)
+                    return out
         return list(self.legal_run(seat, hand))
 
     def copy(self):
