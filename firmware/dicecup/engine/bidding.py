@@ -303,7 +303,7 @@ class Bidding:
         is looked up on the class. The engine never changes dice, aside or hist in place
         (it replaces them), and the derived ladder is never changed, so a copy and its
         original share them all."""
-        g = _new(self.__class__)
+        g = _new(type(self))
         g.n = self.n
         g.dice = self.dice
         g.aside = self.aside
