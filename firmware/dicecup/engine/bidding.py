@@ -64,8 +64,7 @@ class Bidding:
     CONSTRAINED = False   # some rounds allow fewer bids than the ranking (perudo)
     EXACT = False         # the rule set has an exact call at all
     EXACT_BIT = 0         # ... only with these option bits (liars: spot_on)
-    _cache_key = None      # class-wide cache of one round's ladder (see _ladder_for)
-    _cache = None
+    _cache = None          # class-wide cache of one round's ladder (see _ladder_for)
     # the state every new game and every round starts from; __init__ sets them all on
     # the instance too (an instance attribute reads faster than a class one, and copy()
     # stores each by name); the class values serve a state rebuilt by loads()
@@ -221,11 +220,12 @@ class Bidding:
         L[4] the rule set is CONSTRAINED; L[5] an exact call is possible with these
         options; L[6] either. Built without sorting or dicts, and cached on the class for one
         table's worth (the dice on the table, the round's special, the options), so the
-        cup's heap stays small. Stored on the game until the round ends."""
+        cup's heap stays small; L[7] is that key. Stored on the game until the round ends."""
         key = self.opts << 8 | self.special << 7 | sum(self.dice)
-        cls = self.__class__
-        if cls._cache_key != key:
-            cls._cache = None
+        cls = type(self)
+        L = cls._cache
+        if L is None or L[7] != key:
+            cls._cache = L = None
             top = key & 127
             size = 0
             for f in self.FACES:
@@ -245,9 +245,8 @@ class Bidding:
             ll.append(CHALLENGE)  # after any bid: so the slice is the whole answer
             con = self.CONSTRAINED
             ex = self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT
-            cls._cache = (lad, pos, _nonzero(lad, self._opens) if con else lad, ll, con, ex, con or ex)
-            cls._cache_key = key
-        L = self._lad = cls._cache
+            L = cls._cache = (lad, pos, _nonzero(lad, self._opens) if con else lad, ll, con, ex, con or ex, key)
+        self._lad = L
         return L
 
     def _opens(self, x):
@@ -372,9 +371,12 @@ class Bidding:
             # the common cases first: a bid on the round's ladder above the standing
             # one, and the challenge of a standing bid by the seat on turn
             L = self._lad
-            if 7 < action < 256 and L is not None and not L[4]:
+            if action > 7 and L is not None and not L[4]:
                 idx = L[1]
-                i = idx[action]
+                try:
+                    i = idx[action]
+                except IndexError:  # 256 and up: not a bid on any ladder
+                    i = 255
                 if i != 255 and (not b or idx[b] < i):
                     self.bid = action
                     # a new bytes: copies share the old one
@@ -584,9 +586,27 @@ class Bidding:
             raise IllegalAction("wrong-phase", "no call to settle", -1)
         if len(hands) != self.n:
             raise IllegalAction("dice-count", "one hand per seat needed", -1)
-        n = self.count(hands)
-        deltas, opener = self._resolve(n)
         b = self.bid
+        # count() inline for the common case (a call less per round): nothing set
+        # aside, each hand its seat's dice of faces 1..6; else count() checks and counts
+        f = b & 7
+        w = self.WILD
+        w = 0 if self.special or w == f else w or 0
+        dice = self.dice
+        aside = self.aside
+        n = 0
+        try:
+            for s in range(len(hands)):
+                h = hands[s]
+                if aside[s] or len(h) != dice[s] or not _FACES.issuperset(h):
+                    n = -1
+                    break
+                n += h.count(f) + h.count(w) if w else h.count(f)
+        except TypeError:
+            n = -1
+        if n < 0:
+            n = self.count(hands)
+        deltas, opener = self._resolve(n)
         return self._end_round(deltas, opener, [("reveal", b >> 3, b & 7, n)])
 
     def withheld(self, seats):
