@@ -80,6 +80,7 @@ class Bidding:
     used = 0               # perudo: bitmask of seats that had their palifico
     gone = 0               # REVEAL: bitmask of seats that forfeited this round
     hist = b""             # this round's bids in order, one byte each (q << 3 | f)
+    _act = None            # to_act(): `turn` while bidding, else None (kept with turn and phase)
     _lad = None            # this round's ladder, _ladder_for's tuple (derived, not serialised)
     opening = ()           # events of the opener draw (not serialised; bluff's roll-off)
 
@@ -92,7 +93,7 @@ class Bidding:
         self.phase = self.bid = self.opts = self.rerolled = self.special = self.used = self.gone = self.call = 0
         self.bidder = self.caller = -1
         self.hist = b""
-        self._lad = None
+        self._lad = self._act = None
         self.round = 1
         self.opening = ()
         if options:
@@ -143,7 +144,7 @@ class Bidding:
     # ----- questions ---------------------------------------------------------------
     def to_act(self):
         """The seat that must act now, or None (everyone rolls / reveals, or game over)."""
-        return self.turn if self.phase == BID else None
+        return self._act
 
     def need(self):
         """What must happen now: SHAKE, BID, REVEAL or OVER (see need.py)."""
@@ -278,7 +279,7 @@ class Bidding:
         """Actions `seat` may take now, as a list (legal_run for what a View keeps).
         The seat on turn without a hand is what a search asks thousands of times: its
         list is cut from the ladder in one step."""
-        if seat == self.turn and self.phase == BID and hand is None:
+        if seat == self._act and hand is None:
             L = self._lad or self._ladder_for()
             b = self.bid
             if not b:
@@ -309,6 +310,7 @@ class Bidding:
         g.turn = self.turn
         g.opener = self.opener
         g.phase = self.phase
+        g._act = self._act
         g.bid = self.bid
         g.hist = self.hist
         g.bidder = self.bidder
@@ -366,7 +368,7 @@ class Bidding:
     def apply(self, seat, action):
         """Apply `seat`'s action; returns public events. Raises IllegalAction, state kept."""
         # `is`: the seat on turn is a small int, so a bool or an int subclass is not it
-        if seat is self.turn and self.phase == BID and type(action) is int:
+        if seat is self._act and type(action) is int:
             b = self.bid
             # the common cases first: a bid on the round's ladder above the standing
             # one, and the challenge of a standing bid by the seat on turn
@@ -389,10 +391,11 @@ class Bidding:
                         t = 0
                     if not self.dice[t]:
                         t = self.next_active(seat)
-                    self.turn = t
+                    self.turn = self._act = t
                     return [("bid", seat, action >> 3, action & 7)]
             elif action == CHALLENGE and b and self.dice[seat]:
                 self.phase = REVEAL
+                self._act = None
                 self.caller = seat
                 self.call = CHALLENGE
                 return [("challenge", seat)]
@@ -451,7 +454,7 @@ class Bidding:
         self.bidder = seat
         self.rerolled = 0
         t = seat + 1
-        self.turn = t if t < self.n and self.dice[t] else self.next_active(seat)
+        self.turn = self._act = t if t < self.n and self.dice[t] else self.next_active(seat)
         return [("bid", seat, q, f)]
 
     def _apply_call(self, seat, call):
@@ -469,6 +472,7 @@ class Bidding:
             if err is not None:
                 raise IllegalAction(err, "seat %d may not call exact now" % seat, seat)
         self.phase = REVEAL
+        self._act = None
         self.caller = seat
         self.call = call
         return [("challenge" if call == CHALLENGE else "exact", seat)]
@@ -498,7 +502,7 @@ class Bidding:
         if self.phase != ROLL:
             raise IllegalAction("wrong-phase", "a round is already under way", -1)
         self.phase = BID
-        self.opener = self.turn
+        self.opener = self._act = self.turn
         return [("rolled", self.round, self.turn)]
 
     def restart_round(self):
@@ -507,6 +511,7 @@ class Bidding:
         if self.phase not in (BID, REVEAL):
             raise IllegalAction("wrong-phase", "no round in progress", -1)
         self.phase = ROLL
+        self._act = None
         self._clear()
         self.turn = self.opener if self.dice[self.opener] else self.next_active(self.opener)
         return [("replay", self.round, self.turn)]
@@ -779,6 +784,7 @@ class Bidding:
         self.hist = bytes(r.raw(r.uvar())) if t & 0x40 else b""
         r.end()
         self._validate()
+        self._act = self.turn if self.phase == BID else None
 
     def _validate(self):
         n = self.n
