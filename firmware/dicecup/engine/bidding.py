@@ -279,7 +279,7 @@ class Bidding:
         """Actions `seat` may take now, as a list (legal_run for what a View keeps).
         The seat on turn without a hand is what a search asks thousands of times: its
         list is cut from the ladder in one step."""
-        if seat == self._act and hand is None:
+        if seat == self._act and seat is not None and hand is None:  # _act None: not bidding
             L = self._lad or self._ladder_for()
             b = self.bid
             if not b:
@@ -368,7 +368,8 @@ class Bidding:
     def apply(self, seat, action):
         """Apply `seat`'s action; returns public events. Raises IllegalAction, state kept."""
         # `is`: the seat on turn is a small int, so a bool or an int subclass is not it
-        if seat is self._act and type(action) is int:
+        # (and _act is None when nobody bids)
+        if seat is self._act and seat is not None and type(action) is int:
             b = self.bid
             # the common cases first: a bid on the round's ladder above the standing
             # one, and the challenge of a standing bid by the seat on turn
