@@ -58,7 +58,7 @@ def _import(name):
 def new_game(rules, seats, options=None, rng=None, opener=None):
     """A new game. `opener` (a seat) replaces the draw; else `rng.randrange` draws it.
     Bad set-up (rule set, seat count, option name or value) raises ValueError."""
-    return rules_class(rules)(seats, options, opener, rng)
+    return (_loaded.get(rules) or rules_class(rules))(seats, options, opener, rng)
 
 
 def loads(data):

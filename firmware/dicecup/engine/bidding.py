@@ -29,6 +29,7 @@ FORMAT = const(1)   # serialised state format, in the first byte's high nibble
 
 PHASES = ("roll", "bid", "reveal", "over")
 _FACES = {1, 2, 3, 4, 5, 6}
+_new = object.__new__
 # CPython: each bid's byte as a bytes object, so a bid extends the history without a
 # bytes() call (its single-byte bytes are shared singletons); on a cup, no table
 _BYTE = None if sys.implementation.name == "micropython" else [bytes((i,)) for i in range(256)]
@@ -63,13 +64,10 @@ class Bidding:
     CONSTRAINED = False   # some rounds allow fewer bids than the ranking (perudo)
     EXACT = False         # the rule set has an exact call at all
     EXACT_BIT = 0         # ... only with these option bits (liars: spot_on)
-    _cache_key = None      # class-wide cache of one ladder (see _ladder_for)
-    _cache_ladder = None
-    _cache_index = None
-    _cache_openers = None
-    _cache_list = None
-    # the state every new game and every round starts from: class defaults, so a new
-    # game and copy() set few attributes (assignments then shadow them per game)
+    _cache = None          # class-wide cache of one round's ladder (see _ladder_for)
+    # the state every new game and every round starts from; __init__ sets them all on
+    # the instance too (an instance attribute reads faster than a class one, and copy()
+    # stores each by name); the class values serve a state rebuilt by loads()
     opts = 0
     round = 1
     phase = ROLL
@@ -82,17 +80,24 @@ class Bidding:
     used = 0               # perudo: bitmask of seats that had their palifico
     gone = 0               # REVEAL: bitmask of seats that forfeited this round
     hist = b""             # this round's bids in order, one byte each (q << 3 | f)
-    _lad = None            # this round's bid ladder (derived, not serialised)
+    _act = None            # to_act(): `turn` while bidding, else None (kept with turn and phase)
+    _lad = None            # this round's ladder, _ladder_for's tuple (derived, not serialised)
     opening = ()           # events of the opener draw (not serialised; bluff's roll-off)
 
     def __init__(self, seats, options=None, opener=None, rng=None):
         if type(seats) is not int or not 2 <= seats <= 6:
             raise ValueError("%s needs 2 to 6 seats" % self.name)
         self.n = seats
-        if options:
-            self._set_options(options)
         self.dice = [START_DICE] * seats
         self.aside = [0] * seats   # bluff: packed faces set aside (face up)
+        self.phase = self.bid = self.opts = self.rerolled = self.special = self.used = self.gone = self.call = 0
+        self.bidder = self.caller = -1
+        self.hist = b""
+        self._lad = self._act = None
+        self.round = 1
+        self.opening = ()
+        if options:
+            self._set_options(options)
         if opener is None:
             if rng is None:
                 raise ValueError("give an opener or an rng to draw one")
@@ -139,7 +144,7 @@ class Bidding:
     # ----- questions ---------------------------------------------------------------
     def to_act(self):
         """The seat that must act now, or None (everyone rolls / reveals, or game over)."""
-        return self.turn if self.phase == BID else None
+        return self._act
 
     def need(self):
         """What must happen now: SHAKE, BID, REVEAL or OVER (see need.py)."""
@@ -209,15 +214,20 @@ class Bidding:
         return None
 
     def _ladder_for(self):
-        """All bids up to the dice on the table, lowest rank first, and each bid's
-        place in it (a 256-byte table: a bid fits a byte, 255 = not on the ladder).
-        Built without sorting or dicts, and cached on the class for one table's worth,
-        so the cup's heap stays small."""
-        top = sum(self.dice)
-        key = self.opts << 8 | self.special << 7 | top
-        cls = self.__class__
-        if cls._cache_key != key:
-            cls._cache_ladder = cls._cache_index = cls._cache_openers = cls._cache_list = None
+        """The round's ladder as one tuple (L): L[0] all bids up to the dice on the
+        table, lowest rank first; L[1] each bid's place in it (a 256-byte table: a bid
+        fits a byte, 255 = not on the ladder); L[2] the bids that may open; L[3] L[0] as
+        a list ending in CHALLENGE (what legal() slices: a list slice is a copy in C);
+        L[4] the rule set is CONSTRAINED; L[5] an exact call is possible with these
+        options; L[6] either. Built without sorting or dicts, and cached on the class for one
+        table's worth (the dice on the table, the round's special, the options), so the
+        cup's heap stays small; L[7] is that key. Stored on the game until the round ends."""
+        key = self.opts << 8 | self.special << 7 | sum(self.dice)
+        cls = type(self)
+        L = cls._cache
+        if L is None or L[7] != key:
+            cls._cache = L = None
+            top = key & 127
             size = 0
             for f in self.FACES:
                 size = max(size, self.rank(top, f) + 1)
@@ -232,37 +242,31 @@ class Bidding:
                 pos[i] = 255
             for i in range(len(lad)):
                 pos[lad[i]] = i
-            cls._cache_ladder = lad
-            cls._cache_index = pos
-            cls._cache_openers = _nonzero(lad, self._opens) if self.CONSTRAINED else lad
-            ll = cls._cache_list = list(lad)  # what legal() slices: a list slice is a copy in C
+            ll = list(lad)
             ll.append(CHALLENGE)  # after any bid: so the slice is the whole answer
-            cls._cache_key = key
-        return cls._cache_ladder, cls._cache_index, cls._cache_openers, cls._cache_list
+            con = self.CONSTRAINED
+            ex = self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT
+            L = cls._cache = (lad, pos, _nonzero(lad, self._opens) if con else lad, ll, con, ex, con or ex, key)
+        self._lad = L
+        return L
 
     def _opens(self, x):
         return self._opening_error(x >> 3, x & 7) is None
 
-    def _ladder(self):
-        """The ladder for this round: fixed from the roll to the call (the dice on the
-        table and the round's special only change between rounds)."""
-        if self._lad is None:
-            self._lad, self._idx, self._openers, self._ll = self._ladder_for()
-        return self._lad, self._idx
-
     def _bids(self):
         """Every bid that may follow the standing one (a new list)."""
-        ladder, index = self._ladder()
+        L = self._lad or self._ladder_for()
+        ladder, index = L[0], L[1]
         b = self.bid
         if not b:
-            return list(self._openers)
+            return list(L[2])
         i = index[b]
         if i != 255:
             cand = ladder[i + 1:]
         else:
             r = self.rank(b >> 3, b & 7)
             cand = [x for x in ladder if self.rank(x >> 3, x & 7) > r]
-        if self.CONSTRAINED and self._constrained():
+        if L[4] and self._constrained():
             cand = [x for x in cand if self._bid_error(x >> 3, x & 7) is None]
         return cand
 
@@ -275,29 +279,51 @@ class Bidding:
         """Actions `seat` may take now, as a list (legal_run for what a View keeps).
         The seat on turn without a hand is what a search asks thousands of times: its
         list is cut from the ladder in one step."""
-        if seat == self.turn and self.phase == BID and hand is None:
-            if self._lad is None:
-                self._ladder()
+        if seat == self._act and seat is not None and hand is None:  # _act None: not bidding
+            L = self._lad or self._ladder_for()
             b = self.bid
             if not b:
-                return self._ll[:-1] if self._openers is self._lad else list(self._openers)
-            i = self._idx[b]
-            if i != 255 and not (self.CONSTRAINED and self._constrained()):
-                out = self._ll[i + 1:]  # the bids above, then CHALLENGE
-                if self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT and self._may_exact(seat) is None:
-                    out.append(EXACT)
-                return out
+                return L[3][:-1] if L[2] is L[0] else list(L[2])
+            i = L[1][b]
+            if i != 255:
+                if not L[6]:  # neither constrained nor an exact call: the bids above, then CHALLENGE
+                    return L[3][i + 1:]
+                if not (L[4] and self._constrained()):
+                    out = L[3][i + 1:]
+                    if L[5] and self._may_exact(seat) is None:
+                        out.append(EXACT)
+                    return out
         return list(self.legal_run(seat, hand))
 
     def copy(self):
         """An independent copy of the game (what a search does per decision): faster
-        than loads(dumps()). Nothing is copied but the attributes' dict: the engine never
-        changes dice, aside or hist in place (it replaces them), and the derived ladder
-        is never changed, so a copy and its original can share them all."""
-        g = object.__new__(self.__class__)
-        d = self.__dict__
-        for k in d:  # as fast as a dict copy on CPython, and MicroPython's dict is fixed
-            setattr(g, k, d[k])
+        than loads(dumps()). Each state attribute is stored by name: no __dict__ (on
+        CPython an instance whose dict was taken reads slower after, and a setattr loop
+        costs a call per attribute), and __init__ sets them all on the instance, so none
+        is looked up on the class. The engine never changes dice, aside or hist in place
+        (it replaces them), and the derived ladder is never changed, so a copy and its
+        original share them all."""
+        g = _new(type(self))
+        g.n = self.n
+        g.dice = self.dice
+        g.aside = self.aside
+        g.turn = self.turn
+        g.opener = self.opener
+        g.phase = self.phase
+        g._act = self._act
+        g.bid = self.bid
+        g.hist = self.hist
+        g.bidder = self.bidder
+        g._lad = self._lad
+        g.opts = self.opts
+        g.round = self.round
+        g.special = self.special
+        g.rerolled = self.rerolled
+        g.caller = self.caller
+        g.call = self.call
+        g.used = self.used
+        g.gone = self.gone
+        g.opening = self.opening
         return g
 
     def legal_run(self, seat, hand=None):
@@ -313,12 +339,13 @@ class Bidding:
         start = stop = 0
         index = None
         if seat == self.turn:
-            ladder, idx = self._ladder()
+            L = self._lad or self._ladder_for()
+            ladder, idx = L[0], L[1]
             if not b:
-                lad = self._openers
+                lad = L[2]
                 stop = len(lad)
                 index = idx if lad is ladder else None
-            elif idx[b] != 255 and not (self.CONSTRAINED and self._constrained()):
+            elif idx[b] != 255 and not (L[4] and self._constrained()):
                 lad, start, stop, index = ladder, idx[b] + 1, len(ladder), idx
             else:
                 lad = bytes(self._bids())
@@ -340,13 +367,19 @@ class Bidding:
     # ----- apply -------------------------------------------------------------------
     def apply(self, seat, action):
         """Apply `seat`'s action; returns public events. Raises IllegalAction, state kept."""
-        if seat == self.turn and self.phase == BID and type(action) is int and type(seat) is int:
+        # `is`: the seat on turn is a small int, so a bool or an int subclass is not it
+        # (and _act is None when nobody bids)
+        if seat is self._act and seat is not None and type(action) is int:
             b = self.bid
             # the common cases first: a bid on the round's ladder above the standing
             # one, and the challenge of a standing bid by the seat on turn
-            if 8 <= action < 256 and self._lad is not None and not self.CONSTRAINED:
-                idx = self._idx
-                i = idx[action]
+            L = self._lad
+            if action > 7 and L is not None and not L[4]:
+                idx = L[1]
+                try:
+                    i = idx[action]
+                except IndexError:  # 256 and up: not a bid on any ladder
+                    i = 255
                 if i != 255 and (not b or idx[b] < i):
                     self.bid = action
                     # a new bytes: copies share the old one
@@ -359,10 +392,11 @@ class Bidding:
                         t = 0
                     if not self.dice[t]:
                         t = self.next_active(seat)
-                    self.turn = t
+                    self.turn = self._act = t
                     return [("bid", seat, action >> 3, action & 7)]
             elif action == CHALLENGE and b and self.dice[seat]:
                 self.phase = REVEAL
+                self._act = None
                 self.caller = seat
                 self.call = CHALLENGE
                 return [("challenge", seat)]
@@ -404,7 +438,7 @@ class Bidding:
             raise IllegalAction("bad-face", "face %d cannot be bid in %s" % (f, self.name), seat)
         b = self.bid
         if b:
-            index = self._idx if self._lad is not None else self._ladder()[1]
+            index = (self._lad or self._ladder_for())[1]
             new = q << 3 | f
             if index[new] != 255 and index[b] != 255:
                 low = index[new] <= index[b]  # same order as rank, looked up
@@ -421,7 +455,7 @@ class Bidding:
         self.bidder = seat
         self.rerolled = 0
         t = seat + 1
-        self.turn = t if t < self.n and self.dice[t] else self.next_active(seat)
+        self.turn = self._act = t if t < self.n and self.dice[t] else self.next_active(seat)
         return [("bid", seat, q, f)]
 
     def _apply_call(self, seat, call):
@@ -439,6 +473,7 @@ class Bidding:
             if err is not None:
                 raise IllegalAction(err, "seat %d may not call exact now" % seat, seat)
         self.phase = REVEAL
+        self._act = None
         self.caller = seat
         self.call = call
         return [("challenge" if call == CHALLENGE else "exact", seat)]
@@ -468,7 +503,7 @@ class Bidding:
         if self.phase != ROLL:
             raise IllegalAction("wrong-phase", "a round is already under way", -1)
         self.phase = BID
-        self.opener = self.turn
+        self.opener = self._act = self.turn
         return [("rolled", self.round, self.turn)]
 
     def restart_round(self):
@@ -477,6 +512,7 @@ class Bidding:
         if self.phase not in (BID, REVEAL):
             raise IllegalAction("wrong-phase", "no round in progress", -1)
         self.phase = ROLL
+        self._act = None
         self._clear()
         self.turn = self.opener if self.dice[self.opener] else self.next_active(self.opener)
         return [("replay", self.round, self.turn)]
@@ -519,7 +555,8 @@ class Bidding:
         dice = self.dice
         aside = self.aside
         f = self.bid & 7
-        w = 0 if self.special or self.WILD == f else self.WILD or 0  # as counts(f)
+        w = self.WILD
+        w = 0 if self.special or w == f else w or 0  # as counts(f)
         n = 0
         faces = _FACES.issuperset
         try:
@@ -555,9 +592,28 @@ class Bidding:
             raise IllegalAction("wrong-phase", "no call to settle", -1)
         if len(hands) != self.n:
             raise IllegalAction("dice-count", "one hand per seat needed", -1)
-        n = self.count(hands)
+        b = self.bid
+        # count() inline for the common case (a call less per round): nothing set
+        # aside, each hand its seat's dice of faces 1..6; else count() checks and counts
+        f = b & 7
+        w = self.WILD
+        w = 0 if self.special or w == f else w or 0
+        dice = self.dice
+        aside = self.aside
+        n = 0
+        try:
+            for s in range(len(hands)):
+                h = hands[s]
+                if aside[s] or len(h) != dice[s] or not _FACES.issuperset(h):
+                    n = -1
+                    break
+                n += h.count(f) + h.count(w) if w else h.count(f)
+        except TypeError:
+            n = -1
+        if n < 0:
+            n = self.count(hands)
         deltas, opener = self._resolve(n)
-        return self._end_round(deltas, opener, [("reveal", self.bid >> 3, self.bid & 7, n)])
+        return self._end_round(deltas, opener, [("reveal", b >> 3, b & 7, n)])
 
     def withheld(self, seats):
         """End the round without a count: the cups of `seats` never revealed after a
@@ -605,10 +661,19 @@ class Bidding:
                     dice[s] = after
                     events.append(("gain", s, after - before))
             s += 1
-        self._clear()
+        # _clear() inline (a call less per round), and the round's ladder dropped
+        self.bid = self.call = 0
+        self.bidder = self.caller = -1
+        self.hist = b""
+        if self.rerolled:
+            self.rerolled = 0
+        if self.gone:
+            self.gone = 0
+        if self.aside.count(0) != self.n:
+            self.aside = [0] * self.n
         self._lad = None
         self.round += 1
-        alive = self.n - dice.count(0)
+        alive = len(dice) - dice.count(0)
         if alive <= 1:
             self.phase = OVER
             self.special = NORMAL
@@ -720,6 +785,7 @@ class Bidding:
         self.hist = bytes(r.raw(r.uvar())) if t & 0x40 else b""
         r.end()
         self._validate()
+        self._act = self.turn if self.phase == BID else None
 
     def _validate(self):
         n = self.n

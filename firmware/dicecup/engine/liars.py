@@ -28,6 +28,10 @@ class Liars(Bidding):
             if count == q:
                 return self._one_die(self.caller, 1), self.caller
             return self._loss(self.caller), self.bidder
+        # the loser's loss in place (no _loss call): one die, all of them with one_life
+        d = [0] * self.n
         if count >= q:
-            return self._loss(self.caller), self.bidder
-        return self._loss(self.bidder), self.caller
+            d[self.caller] = -5 if self.opts & 1 else -1
+            return d, self.bidder
+        d[self.bidder] = -5 if self.opts & 1 else -1
+        return d, self.caller

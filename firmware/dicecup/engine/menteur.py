@@ -13,7 +13,7 @@ class Menteur(Perudo):
     OPTIONS = ()
     SPECIAL_NAME = "no-jokers"
     CONSTRAINED = False
-    _cache_key = None  # a ladder cache of its own: perudo's openers leave out aces
+    _cache = None  # a ladder cache of its own: perudo's openers leave out aces
 
     def _constrained(self):
         return False
