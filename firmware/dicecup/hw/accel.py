@@ -16,7 +16,6 @@ resting cup do not count, IA1 routed to the INT1 pin (CTRL_REG3 I1_IA1), active 
 """
 from micropython import const
 
-from dicecup.hw.errors import DeviceMissing
 
 _CTRL1 = const(0x20)
 _CTRL2 = const(0x21)
@@ -42,6 +41,7 @@ class Accel:
     def __init__(self, i2c, board):
         import adafruit_lis3dh
         self.addr = board.accel_addr
+        from dicecup.hw.errors import DeviceMissing   # (here: hw/hardware.py unloads it after boot)
         try:
             self.driver = adafruit_lis3dh.LIS3DH_I2C(i2c, address=self.addr)
         except ValueError as e:

@@ -11,7 +11,6 @@ and the buttons go through keypad (dicecup.hw.cpbuttons); the rest is the same c
 """
 from dicecup.hw import board as _board
 from dicecup.hw import circuitpython
-from dicecup.hw.errors import HardwareError
 
 
 class Hardware:
@@ -29,6 +28,7 @@ class Hardware:
 
 
 def _wrap(e, what):
+    from dicecup.hw.errors import HardwareError
     if isinstance(e, HardwareError):
         return e
     return HardwareError("%s: %s %s" % (what, type(e).__name__, e))
