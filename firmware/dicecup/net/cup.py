@@ -35,7 +35,6 @@ is handled or the cup ticks is a bug: with `strict` (tests, the simulator) it is
 raised; on a cup (`strict=False`) it is counted ("internal"), reported as an event
 (the serial log shows it) and survived -- the radio loop goes on.
 """
-from ..autoplay import BytesRng
 from ..engine import IllegalAction
 from ..engine.actions import kind
 from ..events import LOCAL, PRIVATE, PUBLIC, Bus, Event
@@ -57,6 +56,16 @@ from .timing import IDLE_MS
 from .transport import BROADCAST
 from .turns import Turns
 from .watch import Watch
+
+
+class BytesRng:
+    """randrange from random bytes (the cup's hardware RNG), for a bot on the cup."""
+
+    def __init__(self, random_bytes):
+        self.rb = random_bytes
+
+    def randrange(self, n):
+        return self.rb(1)[0] * n // 256
 
 
 # Who handles a frame, by frame type (net/wire.py: BEACON = 1 ... CONTRIB = 25): the

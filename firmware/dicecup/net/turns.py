@@ -12,7 +12,6 @@ gone player at easy), from what those seats know (the engine's view).
 """
 import struct
 
-from .. import players
 from ..engine import BANK_OR_ROLL, ROLL
 from ..engine.actions import EXACT, kind
 from . import table as tbl
@@ -151,6 +150,7 @@ class Turns:
             return None
         if self.due is None or now < self.due:
             return self.due
+        from .. import players      # (here: a table with no bot seat never loads the bots)
         if self.callers:
             callers, self.callers = self.callers, []
             for s in callers:
