@@ -240,6 +240,7 @@ class Lobby:
             cup.sync.commit(tbl.op_join(mid, src, tbl.text(s.name), 0, s.pk))
         s.mid = mid
         s.at = cup.now
+        s.challenge = s.pk = s.name = None   # admitted: only the welcome (mid, nonce, wkey) is resent
         self.welcome(src, s)
 
     def welcome(self, src, s):
