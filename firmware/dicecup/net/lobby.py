@@ -30,9 +30,8 @@ rule set and options and can fill seats with bots it hosts.
 from .. import unload
 from . import table as tbl
 from . import wire
-from .gate import SESSION_MS, Gate
 from .table import BOT, LEFT, LOBBY, PLAYING, Table
-from .timing import BEACON_MS, HELLO_MS, JOIN_MS
+from .timing import BEACON_MS, HELLO_MS, JOIN_MS, SESSION_MS
 from .transport import BROADCAST
 
 HEARD_MS = 3000  # a table not heard this long drops out of tables()
@@ -93,7 +92,7 @@ class Lobby:
         self.heard = {}          # beacons: tid -> (addr, name, rules, members, flags, at)
         self.joining = None      # a _Joining
         self.sessions = {}       # master: joiner address -> _Session
-        self.gate = Gate(cup.count)
+        self.gate = None         # master: net/gate.py's Gate, made at the first join it hears
         self.master_hint = None  # the master's address, from its beacon (before we have the state)
         self.last_beacon = -BEACON_MS
         self.last_hello = -HELLO_MS
@@ -111,7 +110,7 @@ class Lobby:
         cup.election.majority_at = cup.now
         cup.table = Table()
         self.sessions = {}
-        self.gate = Gate(cup.count)
+        self.gate = None
         cup.become_master()
         cup.sync.commit(tbl.op_join(0, cup.addr, cup.name, 0, cup.keys.ring.public()))
         cup.sync.commit(tbl.op_rules(rules, opts))
@@ -169,6 +168,9 @@ class Lobby:
         if self._known(pk) is None and (t.phase != LOBBY or self.seats_left() <= 0):
             self._refuse(src, nonce, "full" if t.phase == LOBBY else "closed")
             return
+        if self.gate is None:       # (here: a cup that never hears a join never loads it)
+            from .gate import Gate
+            self.gate = Gate(cup.count)
         why = self.gate.admit(cup.now)
         if why is not None:
             self._refuse(src, nonce, why)
