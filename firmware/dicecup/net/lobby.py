@@ -252,12 +252,15 @@ class Lobby:
         cup.election.seen[s.mid] = cup.now
 
     def _expire(self, now):
+        acks = self.cup.sync.acks
         for src in list(self.sessions):
             s = self.sessions[src]
             if s.mid is None and now - s.at >= SESSION_MS:
                 del self.sessions[src]
                 self.gate.failed(now, "join-expired")
-            elif s.mid is not None and now - s.at >= DONE_MS:
+            elif s.mid is not None and (now - s.at >= DONE_MS or acks.get(s.mid, 0) > 0):
+                # done: kept DONE_MS for a lost welcome, or until the member acknowledges
+                # the table's ops (it has its welcome: welcome() set its ack back to 0)
                 del self.sessions[src]
         self._settle()
 
