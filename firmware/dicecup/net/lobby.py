@@ -278,6 +278,11 @@ class Lobby:
         t = cup.table
         if self.sessions:
             self._expire(now)
+        g = self.gate
+        if g is not None and t.phase == PLAYING and not self.sessions and not g.started and not g.failures \
+                and g.locked_until is None:
+            self.gate = None      # nothing to remember (no failure, no lockout): made again at a join
+            unload("dicecup.net.gate")
         cup.deal.master_tick(now)
         due = self.last_beacon + BEACON_MS
         if now >= due:
