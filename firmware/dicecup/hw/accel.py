@@ -42,7 +42,7 @@ class Accel:
     def __init__(self, i2c, board):
         import adafruit_lis3dh
         self.addr = board.accel_addr
-        from dicecup.hw.errors import DeviceMissing   # (here: hw/hardware.py unloads it after boot)
+        from dicecup.hw.errors import DeviceMissing   # (here: hw/trim.py unloads it after boot)
         try:
             self.driver = adafruit_lis3dh.LIS3DH_I2C(i2c, address=self.addr)
         except ValueError as e:

@@ -102,7 +102,7 @@ def detect_chip():
 
 def load(path=PATH, chip=None):
     """Read and validate a board file; raises BoardError (never anything else)."""
-    from dicecup.hw.errors import BoardError   # (here: hw/hardware.py unloads it after boot)
+    from dicecup.hw.errors import BoardError   # (here: hw/trim.py unloads it after boot)
     name = _basename(path)
     try:
         f = open(path)
