@@ -18,9 +18,10 @@ _TRIM = (("adafruit_lis3dh", "LIS3DH_SPI"), ("adafruit_lis3dh", "digitalio"),
 
 
 def trim():
-    """Drop the parts in _TRIM, and the modules digitalio, the bus_device's SPI and
-    hw/errors.py, and this module (MicroPython only: dicecup.unload; the drivers' objects stay on CPython,
-    where tests share them)."""
+    """Drop the parts in _TRIM, and the modules digitalio, the bus_device's SPI,
+    hw/errors.py, hw/hardware.py (the bring-up: its Hardware lives in hw/__init__.py)
+    and this module (MicroPython only: dicecup.unload; the drivers' objects stay on
+    CPython, where tests share them)."""
     import sys
     if sys.implementation.name != "micropython":
         return
@@ -29,4 +30,5 @@ def trim():
         m = sys.modules.get(mod)
         if m is not None and name in m.__dict__:
             delattr(m, name)
-    unload("digitalio", "adafruit_bus_device.spi_device", "dicecup.hw.errors", "dicecup.hw.trim")
+    unload("digitalio", "adafruit_bus_device.spi_device", "dicecup.hw.errors", "dicecup.hw.hardware",
+           "dicecup.hw.trim")
