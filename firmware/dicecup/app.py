@@ -459,7 +459,8 @@ class App:
                 await self.sleep(RESTART_MS)
 
     def start(self, tasks=None):
-        """Create the tasks (names from app_tasks.TASKS unless given); returns them."""
+        """Create the tasks (app_tasks.NAMES unless given: the coroutine functions of
+        app_tasks by name); returns them."""
         import asyncio
         from . import app_tasks
         self.running = True
@@ -467,7 +468,7 @@ class App:
         self.push_lobby(force=True)
         self.changed = True
         for name in (tasks or app_tasks.NAMES):
-            self.tasks.append(asyncio.create_task(self._keep(name, app_tasks.TASKS[name])))
+            self.tasks.append(asyncio.create_task(self._keep(name, getattr(app_tasks, name))))
         return self.tasks
 
     def stop(self):

@@ -1,5 +1,6 @@
-"""The app's asyncio tasks, one concern each: `TASKS[name](app)` is a coroutine that
-runs while `app.running`. `App._keep` restarts one that raises (an `internal` event).
+"""The app's asyncio tasks, one concern each: `getattr(app_tasks, name)(app)`, for a name
+of NAMES, is a coroutine that runs while `app.running`. `App._keep` restarts one that
+raises (an `internal` event).
 Every wait goes through `app.sleep(ms)` or the transport's `wait(ms)`, and every time
 through `app.clock()`, so the host runs them on a simulated clock.
 """
@@ -195,6 +196,4 @@ async def serial(app):
         await app.sleep(SERIAL_MS)
 
 
-TASKS = {"radio": radio, "buttons": buttons, "motion": motion, "screen": screen,
-         "battery": battery, "serial": serial}
 NAMES = ("radio", "buttons", "motion", "screen", "battery", "serial")

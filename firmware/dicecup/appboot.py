@@ -109,6 +109,9 @@ def make_app(hw, transport, store, clock, ui=None, sleep=None, out=None, random_
     with the real UI (ui/ui.py) for the board's buttons unless `ui` is given."""
     from .app import App
     from .net.cup import Cup
+    if hw is not None and not hw.errors:
+        from .hw.trim import trim
+        trim()
     if random_bytes is None:
         import os
         random_bytes = os.urandom

@@ -78,12 +78,3 @@ class Autoplayer:
         cup.act(a, then=then, player=self.player)
         return now
 
-
-class BytesRng:
-    """randrange from random bytes (the cup's hardware RNG), for a bot on the cup."""
-
-    def __init__(self, random_bytes):
-        self.rb = random_bytes
-
-    def randrange(self, n):
-        return self.rb(1)[0] * n // 256

@@ -21,67 +21,69 @@ PUBLIC = 0
 LOCAL = 1
 PRIVATE = 2
 
-# kind: field names, in the order of the event tuples the engine and the table build.
-KINDS = {
+# (kind, field names), the names in the order of the event tuples the engine and the table
+# build: a constant tuple (in flash when frozen; a dict would be built in RAM). names_of(kind).
+KINDS = (
     # the lobby and the table
-    "joined": ("member", "name", "bot", "level"),   # level: a bot's (players.KINDS), None for a cup
-    "left": ("member",),
-    "seats": ("order",),                  # member ids in seat order
-    "rules": ("rules", "options"),        # options: [[name, value], ...]
-    "start": ("game", "seats"),           # game number, seat count
-    "master": ("member", "old", "term"),  # the table master changed
-    "away": ("member",),                  # silent on the radio: the master's bot plays the seat
-    "back": ("member",),                  # heard again: the cup plays its seat again
-    "autoplay": ("member", "on"),         # the cup's own bot plays the seat (on) / the player again
+    ("joined", ("member", "name", "bot", "level")),   # level: a bot's (players.KINDS), None for a cup
+    ("left", ("member",)),
+    ("seats", ("order",)),                  # member ids in seat order
+    ("rules", ("rules", "options")),        # options: [[name, value], ...]
+    ("start", ("game", "seats")),           # game number, seat count
+    ("master", ("member", "old", "term")),  # the table master changed
+    ("away", ("member",)),                  # silent on the radio: the master's bot plays the seat
+    ("back", ("member",)),                  # heard again: the cup plays its seat again
+    ("autoplay", ("member", "on")),         # the cup's own bot plays the seat (on) / the player again
     # the bluffing games
-    "rolloff": ("seat", "faces"),         # Bluff: public dice that draw the first opener
-    "open": ("round",),                   # a round opens: every cup shakes
-    "rolled": ("round", "opener"),        # every cup has rolled: bidding opens
-    "bid": ("seat", "quantity", "face"),
-    "reroll": ("seat", "aside", "rerolled"),  # Bluff: dice set aside face up, the rest rerolled
-    "challenge": ("seat",),
-    "exact": ("seat",),
-    "reveal": ("quantity", "face", "count", "hands"),  # hands: every seat's hidden dice
-    "lose": ("seat", "dice"),
-    "gain": ("seat", "dice"),
-    "forfeit": ("seat", "dice"),          # a reveal that does not match its commitment
-    "withheld": ("seat",),                # no reveal in time after a certified call: loses the round
-    "out": ("seat",),                     # eliminated: no dice left
-    "round": ("round", "opener", "special"),  # the next round and who opens it
-    "replay": ("round", "opener", "reason"),  # the round is played again with fresh rolls
-    "win": ("seat",),
+    ("rolloff", ("seat", "faces")),         # Bluff: public dice that draw the first opener
+    ("open", ("round",)),                   # a round opens: every cup shakes
+    ("rolled", ("round", "opener")),        # every cup has rolled: bidding opens
+    ("bid", ("seat", "quantity", "face")),
+    ("reroll", ("seat", "aside", "rerolled")),  # Bluff: dice set aside face up, the rest rerolled
+    ("challenge", ("seat",)),
+    ("exact", ("seat",)),
+    ("reveal", ("quantity", "face", "count", "hands")),  # hands: every seat's hidden dice
+    ("lose", ("seat", "dice")),
+    ("gain", ("seat", "dice")),
+    ("forfeit", ("seat", "dice")),          # a reveal that does not match its commitment
+    ("withheld", ("seat",)),                # no reveal in time after a certified call: loses the round
+    ("out", ("seat",)),                     # eliminated: no dice left
+    ("round", ("round", "opener", "special")),  # the next round and who opens it
+    ("replay", ("round", "opener", "reason")),  # the round is played again with fresh rolls
+    ("win", ("seat",)),
     # Dix mille
-    "roll": ("seat", "faces"),
-    "keep": ("seat", "faces", "points", "total"),
-    "hot": ("seat",),
-    "bank": ("seat", "points", "score"),
-    "bust": ("seat", "lost"),
-    "cross": ("seat", "crosses"),
-    "penalty": ("seat", "points", "score"),
-    "overshoot": ("seat", "total"),
-    "turn": ("seat",),
+    ("roll", ("seat", "faces")),
+    ("keep", ("seat", "faces", "points", "total")),
+    ("hot", ("seat",)),
+    ("bank", ("seat", "points", "score")),
+    ("bust", ("seat", "lost")),
+    ("cross", ("seat", "crosses")),
+    ("penalty", ("seat", "points", "score")),
+    ("overshoot", ("seat", "total")),
+    ("turn", ("seat",)),
     # what loggers and re-checkers need: the op itself and the state after it
-    "op": ("op", "hex", "state"),
-    "snapshot": ("hex", "state"),
+    ("op", ("op", "hex", "state")),
+    ("snapshot", ("hex", "state")),
     # local
-    "link": ("up",),                      # the radio link to the table: lost (False) / back (True)
-    "quorum": ("ok",),                    # waiting for the table (False: no majority of its cups
+    ("link", ("up",)),                      # the radio link to the table: lost (False) / back (True)
+    ("quorum", ("ok",)),                    # waiting for the table (False: no majority of its cups
                                           # can be reached, so nothing is decided) / going on again
-    "shake": ("what",),                   # waiting for this cup to be shaken: round, reroll, roll
-    "remind": ("what",),                  # the player has been waited for a while: shake, act
-    "rejected": ("action", "code"),       # this cup's input was refused, with the engine's code
-    "join_failed": ("table", "why"),      # a join got no welcome: wrong-code, locked, busy, full, closed,
+    ("shake", ("what",)),                   # waiting for this cup to be shaken: round, reroll, roll
+    ("remind", ("what",)),                  # the player has been waited for a while: shake, act
+    ("rejected", ("action", "code")),       # this cup's input was refused, with the engine's code
+    ("join_failed", ("table", "why")),      # a join got no welcome: wrong-code, locked, busy, full, closed,
                                           # bad-share, no-answer (net/lobby.py)
-    "internal": ("where", "error"),       # a bug caught on the cup, counted and survived
-    "forged": ("version", "why"),         # an op this cup can check is false (named by the leader
+    ("internal", ("where", "error")),       # a bug caught on the cup, counted and survived
+    ("forged", ("version", "why")),         # an op this cup can check is false (named by the leader
                                           # that sent it): refused, never applied
     # private
-    "dice": ("faces",),                   # my hidden dice
-    "committed": ("what", "digest"),      # my commitment went out
-}
+    ("dice", ("faces",)),                   # my hidden dice
+    ("committed", ("what", "digest")),      # my commitment went out
+)
 
-SCOPES = {"link": LOCAL, "quorum": LOCAL, "join_failed": LOCAL, "shake": LOCAL, "remind": LOCAL, "rejected": LOCAL, "internal": LOCAL, "forged": LOCAL,
-          "snapshot": LOCAL, "dice": PRIVATE, "committed": PRIVATE}
+# the kinds that are not PUBLIC (scope_of)
+_LOCAL = ("link", "quorum", "join_failed", "shake", "remind", "rejected", "internal", "forged", "snapshot")
+_PRIVATE = ("dice", "committed")
 
 
 class Event:
@@ -100,21 +102,21 @@ class Event:
         self.scope = scope
 
     def names(self):
-        return KINDS[self.kind]
+        return names_of(self.kind)
 
     def get(self, name, default=None):
-        names = KINDS[self.kind]
+        names = names_of(self.kind)
         return self.values[names.index(name)] if name in names else default
 
     def __getitem__(self, name):
-        names = KINDS[self.kind]
+        names = names_of(self.kind)
         if name not in names:
             raise KeyError(name)
         return self.values[names.index(name)]
 
     def fields(self):
         """[(name, value), ...] in the table's order."""
-        names = KINDS[self.kind]
+        names = names_of(self.kind)
         return [(names[i], self.values[i]) for i in range(len(names))]
 
     def key(self):
@@ -125,8 +127,16 @@ class Event:
         return "<%s %s v%d.%d>" % (self.kind, self.values, self.version, self.index)
 
 
+def names_of(kind):
+    """The field names of events of `kind` (KeyError for a kind not in KINDS)."""
+    for k, names in KINDS:
+        if k == kind:
+            return names
+    raise KeyError(kind)
+
+
 def scope_of(kind):
-    return SCOPES.get(kind, PUBLIC)
+    return PRIVATE if kind in _PRIVATE else LOCAL if kind in _LOCAL else PUBLIC
 
 
 class Bus:

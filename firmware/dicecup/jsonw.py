@@ -18,7 +18,8 @@ class Obj:
         self.pairs = pairs
 
 
-_SHORT = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+_SHORT = '"\\\n\r\t\b\f'       # the characters with a short escape: \" \\ \n \r \t \b \f
+_SHORT_AS = '"\\nrtbf'
 
 
 def _plain(c):
@@ -39,8 +40,9 @@ def string(s, out):
             continue
         if i > start:
             out(s[start:i])
-        if ch in _SHORT:
-            out(_SHORT[ch])
+        k = _SHORT.find(ch)
+        if k >= 0:
+            out("\\" + _SHORT_AS[k])
         elif c < 0x10000:
             out("\\u%04x" % c)
         else:  # outside the BMP: a surrogate pair, as CPython's json writes it

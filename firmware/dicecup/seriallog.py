@@ -106,8 +106,9 @@ class SerialLog:
         sync = cup.sync
         tb = cup.keys.tid or 0
         me = cup.me if cup.me is not None else -1
+        from .net.sync import entry
         h = sync.history
-        if t.version > since and (not h or h[0][0] > since + 1):
+        if t.version > since and (not h or entry(h[0])[0] > since + 1):
             if sync.shown != t.version:
                 return   # ops not yet shown: asked again, the snapshot will be of what was
             w('{"k":"resend","tb":%d,"tm":%d,"v":%d,"t":%d,"cup":%d,"snap":"' % (tb, t.term, t.version, cup.now, me))
@@ -115,9 +116,10 @@ class SerialLog:
             w('","state":"%s"}\n' % hexlify(t.digest_of()).decode())
             return
         for e in h:
-            if since < e[0] <= sync.shown:
-                w('{"k":"resend","tb":%d,"tm":%d,"v":%d,"t":%d,"cup":%d,"hex":"' % (tb, e[1], e[0], cup.now, me))
-                w(hexlify(e[3]).decode())
+            v, term, _, op = entry(e)
+            if since < v <= sync.shown:
+                w('{"k":"resend","tb":%d,"tm":%d,"v":%d,"t":%d,"cup":%d,"hex":"' % (tb, term, v, cup.now, me))
+                w(hexlify(op).decode())
                 w('"}\n')
 
 

@@ -416,3 +416,89 @@ def app_section(out, quick=False, runtimes=("fw32", "wheel", "wasm"), play_ms=No
                       else "MISSED"))
     out["app"] = res
     return res
+
+
+# --- what each module costs ---------------------------------------------------------------
+
+def firmware_modules():
+    """{module name: set of dicecup modules it imports at its top level} for every
+    module of firmware/dicecup (read with ast, nothing run). A package's modules
+    import the package first, so it counts as an import too."""
+    import ast
+    fw = ROOT / "firmware"
+    mods = {}
+    for p in sorted((fw / "dicecup").rglob("*.py")):
+        rel = p.relative_to(fw).with_suffix("")
+        parts = list(rel.parts)
+        is_pkg = parts[-1] == "__init__"
+        if is_pkg:
+            parts = parts[:-1]
+        name = ".".join(parts)
+        pkg = parts if is_pkg else parts[:-1]
+        deps = set(".".join(pkg[:i]) for i in range(1, len(pkg) + 1))
+        for node in ast.parse(p.read_text()).body:
+            for n in _top_imports(node):
+                if isinstance(n, ast.Import):
+                    deps.update(a.name for a in n.names)
+                    continue
+                base = pkg[:len(pkg) - n.level + 1] if n.level else []
+                mod = ".".join(base + (n.module.split(".") if n.module else []))
+                deps.add(mod)
+                deps.update(mod + "." + a.name for a in n.names)
+        mods[name] = deps
+    for name, deps in mods.items():
+        deps.intersection_update(mods)
+        deps.discard(name)
+    return mods
+
+
+def _top_imports(node):
+    """The import statements run when a module's top level runs (inside if/try too,
+    not inside functions or classes)."""
+    import ast
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield node
+    elif isinstance(node, (ast.If, ast.Try)):
+        for field in ("body", "orelse", "finalbody"):
+            for sub in getattr(node, field, []):
+                yield from _top_imports(sub)
+        for h in getattr(node, "handlers", []):
+            for sub in h.body:
+                yield from _top_imports(sub)
+
+
+def import_order(mods):
+    """The module names, each after every module it imports (depth first)."""
+    order, seen = [], set()
+
+    def visit(name):
+        if name in seen:
+            return
+        seen.add(name)
+        for d in sorted(mods[name]):
+            visit(d)
+        order.append(name)
+    for name in sorted(mods):
+        visit(name)
+    return order
+
+
+def import_costs(heap="1024K"):
+    """Heap each firmware module costs on fw32 when imported (its own share: its
+    imports come first), largest first: a list of (name, bytes, held) where `held`
+    says whether a booted cup (make_app) holds it; bytes is -1 for a module that
+    cannot be imported on fw32 (another runtime's or radio's)."""
+    costs, held = {}, set()
+    for names in ([], import_order(firmware_modules())):     # the boot alone, then the imports
+        with tempfile.TemporaryDirectory() as store:
+            rc, out, err = run("fw32", "importcost.py", [board_path(), store] + names, heap=heap, timeout=300)
+        if rc:
+            raise RuntimeError("importcost.py failed: %s" % (
+                (err.strip() or out.strip()).splitlines() or ["?"])[-1])
+        for ln in out.splitlines():
+            parts = ln.split()
+            if parts[:1] == ["--cost--"]:
+                costs[parts[1]] = int(parts[2])
+            elif parts[:1] == ["--held--"] and not names:
+                held.add(parts[1])
+    return sorted(((n, c, n in held) for n, c in costs.items()), key=lambda t: (-t[1], t[0]))

@@ -59,7 +59,7 @@ def measure(cups, rules="perudo", loss=0.0, seed=1, games=3, shake_ms=0):
         biggest = max(biggest, c.medium.stats["max_frame_bytes"])
         for rec in c.medium.trace:
             if rec[0] == "tx" and len(rec[7]) > wire.HEADER:
-                name = wire.TYPES.get(rec[7][1], ("?",))[0]
+                name = wire.TYPES[rec[7][1]][0] if 0 < rec[7][1] < len(wire.TYPES) else "?"
                 by_type[name] = max(by_type.get(name, 0), len(rec[7]))
         fps = max(fps, c.medium.max_frames_per_s())
         rounds += settles[0]

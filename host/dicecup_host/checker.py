@@ -233,7 +233,7 @@ def secrets_of_game(trace):
 
 
 HAND_KEYS = ("hand", "dice_faces", "secret", "root")
-PRIVATE_KINDS = tuple(k for k in KINDS if scope_of(k) == PRIVATE)  # never in a serial log
+PRIVATE_KINDS = tuple(k for k, _ in KINDS if scope_of(k) == PRIVATE)  # never in a serial log
 HEX_RUN = re.compile(r"[0-9a-f]{24,}")
 
 

@@ -1,7 +1,7 @@
 """The game told from recorded lines (JSON records), as narrate.py tells it from a
 cup's events: the live display of `dicecup log` and the round-by-round telling of
 `dicecup replay`. Names and rules come from a replica of the table (gamelog.py)."""
-from dicecup.events import KINDS, Event
+from dicecup.events import Event, names_of
 
 from .narrate import Narrator
 
@@ -14,8 +14,9 @@ class _Cup:
 
 def event_of(rec):
     """A record as the firmware's Event (its fields in KINDS order), or None."""
-    names = KINDS.get(rec.get("k"))
-    if names is None:
+    try:
+        names = names_of(rec.get("k"))
+    except KeyError:
         return None
     return Event(rec["k"], tuple(rec.get(n) for n in names), rec.get("tb", 0), rec.get("tm", 0),
                  rec.get("v", 0), rec.get("i", rec.get("n", 0)), rec.get("t", 0))

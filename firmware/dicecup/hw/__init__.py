@@ -15,3 +15,20 @@ def circuitpython():
         return PLATFORM == "circuitpython"
     import sys
     return sys.implementation.name == "circuitpython"
+
+
+class Hardware:
+    """What `hardware.open()` brought up (here, not in hw/hardware.py: once the app is
+    made, hw/trim.py unloads that module while the cup keeps this object)."""
+
+    def __init__(self):
+        self.board = None
+        self.i2c = None
+        self.display = None
+        self.accel = None
+        self.buttons = None
+        self.errors = []
+        self.found = []  # addresses that answered the I2C scan
+
+    def ok(self):
+        return not self.errors

@@ -16,7 +16,6 @@ resting cup do not count, IA1 routed to the INT1 pin (CTRL_REG3 I1_IA1), active 
 """
 from micropython import const
 
-from dicecup.hw.errors import DeviceMissing
 
 _CTRL1 = const(0x20)
 _CTRL2 = const(0x21)
@@ -30,10 +29,11 @@ _INT1_SRC = const(0x31)
 _INT1_THS = const(0x32)
 _INT1_DUR = const(0x33)
 
-_RATE_CODE = {1: 1, 10: 2, 25: 3, 50: 4, 100: 5, 200: 6, 400: 7}
-_RANGE_CODE = {2: 0, 4: 1, 8: 2, 16: 3}
-_MG_DIGIT = {2: 1.0, 4: 2.0, 8: 4.0, 16: 12.0}  # high resolution, 12-bit
-_THS_MG = {2: 16.0, 4: 32.0, 8: 62.0, 16: 186.0}  # INT1_THS LSB
+# constant tuples (flash when frozen; dicts would be built in RAM)
+_RATES = (1, 10, 25, 50, 100, 200, 400)       # Hz; the rate code is the index + 1
+_RANGES = (2, 4, 8, 16)                         # g; the range code is the index
+_MG_DIGIT = (1.0, 2.0, 4.0, 12.0)  # by range code: high resolution, 12-bit
+_THS_MG = (16.0, 32.0, 62.0, 186.0)  # by range code: INT1_THS LSB
 
 
 class Accel:
@@ -42,6 +42,7 @@ class Accel:
     def __init__(self, i2c, board):
         import adafruit_lis3dh
         self.addr = board.accel_addr
+        from dicecup.hw.errors import DeviceMissing   # (here: hw/trim.py unloads it after boot)
         try:
             self.driver = adafruit_lis3dh.LIS3DH_I2C(i2c, address=self.addr)
         except ValueError as e:
@@ -55,9 +56,9 @@ class Accel:
                                 "bus error %s" % e)
         self.range_g = board.range_g
         self.rate_hz = board.rate_hz
-        self.driver.range = _RANGE_CODE[board.range_g]
-        self.driver.data_rate = _RATE_CODE[board.rate_hz]
-        self._scale = _MG_DIGIT[board.range_g] / 16000.0  # raw 16-bit left-justified -> g
+        self.driver.range = _RANGES.index(board.range_g)
+        self.driver.data_rate = _RATES.index(board.rate_hz) + 1
+        self._scale = _MG_DIGIT[_RANGES.index(board.range_g)] / 16000.0  # raw 16-bit left-justified -> g
         axes = []
         signs = []
         for m in board.mount:
@@ -92,8 +93,8 @@ class Accel:
         Returns the register values written, for the record."""
         if self._wake_ctrl1 is None:
             self._wake_ctrl1 = self._reg(_CTRL1)
-        self._reg(_CTRL1, (_RATE_CODE[rate_hz] << 4) | 0x07)
-        ths = int(threshold_g * 1000.0 / _THS_MG[self.range_g] + 0.999)
+        self._reg(_CTRL1, ((_RATES.index(rate_hz) + 1) << 4) | 0x07)
+        ths = int(threshold_g * 1000.0 / _THS_MG[_RANGES.index(self.range_g)] + 0.999)
         ths = 1 if ths < 1 else (127 if ths > 127 else ths)
         dur = int(duration_ms * rate_hz / 1000)
         dur = 127 if dur > 127 else dur

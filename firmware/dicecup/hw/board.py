@@ -31,7 +31,6 @@ for the safe-mode button (holding it at power-on starts the ROM downloader inste
 """
 import json
 
-from dicecup.hw.errors import BoardError
 
 PATH = "/board.json"
 
@@ -103,6 +102,7 @@ def detect_chip():
 
 def load(path=PATH, chip=None):
     """Read and validate a board file; raises BoardError (never anything else)."""
+    from dicecup.hw.errors import BoardError   # (here: hw/trim.py unloads it after boot)
     name = _basename(path)
     try:
         f = open(path)

@@ -23,7 +23,6 @@ contrast change, a message or a failed write sends the whole frame next.
 """
 from micropython import const
 
-from dicecup.hw.errors import DeviceMissing
 
 COLS = const(16)
 ROWS = const(8)
@@ -57,6 +56,7 @@ class Display:
         try:
             self.fb = adafruit_ssd1306.SSD1306_I2C(self.width, self.height, i2c, addr=self.addr)
         except (OSError, ValueError) as e:
+            from dicecup.hw.errors import DeviceMissing   # (here: hw/trim.py unloads it after boot)
             raise DeviceMissing("SSD1306 display", self.addr, board.sda, board.scl,
                                 None if "No I2C device" in str(e) else str(e))
         self._text_ok = True

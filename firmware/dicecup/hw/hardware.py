@@ -10,25 +10,11 @@ On CircuitPython (dicecup.hw.circuitpython()) the bus is busio.I2C (dicecup.hw.c
 and the buttons go through keypad (dicecup.hw.cpbuttons); the rest is the same code.
 """
 from dicecup.hw import board as _board
-from dicecup.hw import circuitpython
-from dicecup.hw.errors import HardwareError
-
-
-class Hardware:
-    def __init__(self):
-        self.board = None
-        self.i2c = None
-        self.display = None
-        self.accel = None
-        self.buttons = None
-        self.errors = []
-        self.found = []  # addresses that answered the I2C scan
-
-    def ok(self):
-        return not self.errors
+from dicecup.hw import Hardware, circuitpython  # noqa: F401 - (Hardware: kept where it was)
 
 
 def _wrap(e, what):
+    from dicecup.hw.errors import HardwareError
     if isinstance(e, HardwareError):
         return e
     return HardwareError("%s: %s %s" % (what, type(e).__name__, e))

@@ -35,7 +35,6 @@ is handled or the cup ticks is a bug: with `strict` (tests, the simulator) it is
 raised; on a cup (`strict=False`) it is counted ("internal"), reported as an event
 (the serial log shows it) and survived -- the radio loop goes on.
 """
-from ..autoplay import BytesRng
 from ..engine import IllegalAction
 from ..engine.actions import kind
 from ..events import LOCAL, PRIVATE, PUBLIC, Bus, Event
@@ -57,6 +56,37 @@ from .timing import IDLE_MS
 from .transport import BROADCAST
 from .turns import Turns
 from .watch import Watch
+
+
+class BytesRng:
+    """randrange from random bytes (the cup's hardware RNG), for a bot on the cup."""
+
+    def __init__(self, random_bytes):
+        self.rb = random_bytes
+
+    def randrange(self, n):
+        return self.rb(1)[0] * n // 256
+
+
+# Who handles a frame, by frame type (net/wire.py: BEACON = 1 ... CONTRIB = 25): the
+# part's attribute and its method's name, looked up per frame (getattr) rather than a
+# dict of bound methods per cup -- constant tuples stay in flash when frozen.
+_ON = (None,
+       ("lobby", "on_beacon"), ("lobby", "on_join"), ("lobby", "on_welcome"),       # 1-3
+       ("sync", "on_hello"), ("sync", "on_update"), ("sync", "on_ack"),             # 4-6
+       ("sync", "on_need"), ("sync", "on_snap"), ("turns", "on_action"),            # 7-9
+       ("seat_part", "on_reject"), ("hidden", "on_commit"), ("hidden", "on_reveal"),  # 10-12
+       ("election", "on_heart"), ("rolls", "on_rollc"), ("rolls", "on_witness"),    # 13-15
+       ("rolls", "on_rollr"), ("lobby", "on_leave"), ("turns", "on_auto"),          # 16-18
+       ("election", "on_vote_req"), ("election", "on_vote"), ("lobby", "on_challenge"),  # 19-21
+       ("lobby", "on_confirm"), ("lobby", "on_refuse"), ("watch", "on_attest"),     # 22-24
+       ("deal", "on_contrib"))                                                       # 25
+# What a tick runs, by role and whether a game is on: (part, method); "" is the cup.
+_MASTER_LOBBY = (("election", "master_tick"), ("lobby", "master_tick"), ("sync", "master_tick"))
+_MASTER_PLAY = _MASTER_LOBBY + (("rolls", "master_tick"), ("", "hidden_master_tick"),
+                                ("turns", "master_tick"))
+_PEER_LOBBY = (("sync", "peer_tick"), ("election", "peer_tick"), ("deal", "peer_tick"))
+_PEER_PLAY = _PEER_LOBBY + (("rolls", "peer_tick"), ("hidden", "peer_tick"))
 
 
 class Cup:
@@ -107,39 +137,6 @@ class Cup:
         self.turns = self.Turns(self)
         self.seat_part = self.Seat(self)
         self.watch = self.Watch(self)
-        # what a tick runs, by role and whether a game is on
-        self._master_lobby = (self.election.master_tick, self.lobby.master_tick, self.sync.master_tick)
-        self._master_play = self._master_lobby + (self.rolls.master_tick, self.hidden_master_tick,
-                                                  self.turns.master_tick)
-        self._peer_lobby = (self.sync.peer_tick, self.election.peer_tick, self.deal.peer_tick)
-        self._peer_play = self._peer_lobby + (self.rolls.peer_tick, self.hidden.peer_tick)
-        self._handlers = {
-            wire.BEACON: self.lobby.on_beacon,
-            wire.JOIN: self.lobby.on_join,
-            wire.WELCOME: self.lobby.on_welcome,
-            wire.CHALLENGE: self.lobby.on_challenge,
-            wire.CONFIRM: self.lobby.on_confirm,
-            wire.REFUSE: self.lobby.on_refuse,
-            wire.LEAVE: self.lobby.on_leave,
-            wire.HELLO: self.sync.on_hello,
-            wire.UPDATE: self.sync.on_update,
-            wire.ACK: self.sync.on_ack,
-            wire.NEED: self.sync.on_need,
-            wire.SNAP: self.sync.on_snap,
-            wire.HEART: self.election.on_heart,
-            wire.ACTION: self.turns.on_action,
-            wire.AUTO: self.turns.on_auto,
-            wire.REJECT: self.seat_part.on_reject,
-            wire.COMMIT: self.hidden.on_commit,
-            wire.REVEAL: self.hidden.on_reveal,
-            wire.ROLLC: self.rolls.on_rollc,
-            wire.WITNESS: self.rolls.on_witness,
-            wire.ROLLR: self.rolls.on_rollr,
-            wire.VOTE_REQ: self.election.on_vote_req,
-            wire.VOTE: self.election.on_vote,
-            wire.ATTEST: self.watch.on_attest,
-            wire.CONTRIB: self.deal.on_contrib,
-        }
 
     # ----- roles ------------------------------------------------------------------------
     def is_master(self):
@@ -407,9 +404,10 @@ class Cup:
         except wire.FrameError as e:
             self.errors[e.code] = self.errors.get(e.code, 0) + 1
             return
-        h = self._handlers.get(f.type)
-        if h is None:
+        t = f.type
+        if not 0 < t < len(_ON):
             return
+        h = getattr(getattr(self, _ON[t][0]), _ON[t][1])
         if wire.key_kind(f.type) == 2:   # the sender is authenticated: it is alive
             self.election.heard(f.sender, now)
         try:
@@ -445,11 +443,11 @@ class Cup:
         due = None
         if role == self.MASTER:
             playing = t.game is not None and t.phase == tbl.PLAYING and self.election.leading()
-            parts = self._master_play if playing else self._master_lobby
+            parts = _MASTER_PLAY if playing else _MASTER_LOBBY
         else:
-            parts = self._peer_play if t.game is not None else self._peer_lobby
-        for fn in parts:
-            d = fn(now)
+            parts = _PEER_PLAY if t.game is not None else _PEER_LOBBY
+        for part, name in parts:
+            d = getattr(getattr(self, part) if part else self, name)(now)
             if self.table is not t or self.role != role:
                 return now   # a snapshot or a change of role: look again at once
             if d is not None and (due is None or d < due):

@@ -30,9 +30,8 @@ rule set and options and can fill seats with bots it hosts.
 from .. import unload
 from . import table as tbl
 from . import wire
-from .gate import SESSION_MS, Gate
 from .table import BOT, LEFT, LOBBY, PLAYING, Table
-from .timing import BEACON_MS, HELLO_MS, JOIN_MS
+from .timing import BEACON_MS, HELLO_MS, JOIN_MS, SESSION_MS
 from .transport import BROADCAST
 
 HEARD_MS = 3000  # a table not heard this long drops out of tables()
@@ -93,7 +92,7 @@ class Lobby:
         self.heard = {}          # beacons: tid -> (addr, name, rules, members, flags, at)
         self.joining = None      # a _Joining
         self.sessions = {}       # master: joiner address -> _Session
-        self.gate = Gate(cup.count)
+        self.gate = None         # master: net/gate.py's Gate, made at the first join it hears
         self.master_hint = None  # the master's address, from its beacon (before we have the state)
         self.last_beacon = -BEACON_MS
         self.last_hello = -HELLO_MS
@@ -111,7 +110,7 @@ class Lobby:
         cup.election.majority_at = cup.now
         cup.table = Table()
         self.sessions = {}
-        self.gate = Gate(cup.count)
+        self.gate = None
         cup.become_master()
         cup.sync.commit(tbl.op_join(0, cup.addr, cup.name, 0, cup.keys.ring.public()))
         cup.sync.commit(tbl.op_rules(rules, opts))
@@ -169,6 +168,9 @@ class Lobby:
         if self._known(pk) is None and (t.phase != LOBBY or self.seats_left() <= 0):
             self._refuse(src, nonce, "full" if t.phase == LOBBY else "closed")
             return
+        if self.gate is None:       # (here: a cup that never hears a join never loads it)
+            from .gate import Gate
+            self.gate = Gate(cup.count)
         why = self.gate.admit(cup.now)
         if why is not None:
             self._refuse(src, nonce, why)
@@ -240,6 +242,7 @@ class Lobby:
             cup.sync.commit(tbl.op_join(mid, src, tbl.text(s.name), 0, s.pk))
         s.mid = mid
         s.at = cup.now
+        s.challenge = s.pk = s.name = None   # admitted: only the welcome (mid, nonce, wkey) is resent
         self.welcome(src, s)
 
     def welcome(self, src, s):
@@ -249,12 +252,15 @@ class Lobby:
         cup.election.seen[s.mid] = cup.now
 
     def _expire(self, now):
+        acks = self.cup.sync.acks
         for src in list(self.sessions):
             s = self.sessions[src]
             if s.mid is None and now - s.at >= SESSION_MS:
                 del self.sessions[src]
                 self.gate.failed(now, "join-expired")
-            elif s.mid is not None and now - s.at >= DONE_MS:
+            elif s.mid is not None and (now - s.at >= DONE_MS or acks.get(s.mid, 0) > 0):
+                # done: kept DONE_MS for a lost welcome, or until the member acknowledges
+                # the table's ops (it has its welcome: welcome() set its ack back to 0)
                 del self.sessions[src]
         self._settle()
 
@@ -272,6 +278,11 @@ class Lobby:
         t = cup.table
         if self.sessions:
             self._expire(now)
+        g = self.gate
+        if g is not None and t.phase == PLAYING and not self.sessions and not g.started and not g.failures \
+                and g.locked_until is None:
+            self.gate = None      # nothing to remember (no failure, no lockout): made again at a join
+            unload("dicecup.net.gate")
         cup.deal.master_tick(now)
         due = self.last_beacon + BEACON_MS
         if now >= due:

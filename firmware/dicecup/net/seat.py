@@ -7,7 +7,6 @@ after a long wait (dicecup/settings.py), plays the seat with its own bot: on thi
 so the dice stay private. The table hears of it (the AUTO flag: an "autoplay" event
 on every cup), and the player takes the seat back with their next input.
 """
-from ..autoplay import Autoplayer
 from ..engine import BANK_OR_ROLL, BID, KEEP
 from . import table as tbl
 from . import wire
@@ -85,6 +84,7 @@ class Seat:
             due = d
         if self.auto:
             if self.bot is None:
+                from ..autoplay import Autoplayer    # (here: loaded when a cup's own bot first plays)
                 self.bot = Autoplayer(cup.rng, player=False)
             d = self.bot.step(cup, now)
             if d is not None and (due is None or d < due):

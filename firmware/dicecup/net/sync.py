@@ -21,6 +21,8 @@ log ever shows a move that a failover later takes back.
 Every resend goes through the cup's frame budget (net/budget.py) and is rate-limited
 per cup asking, so a lossy table cannot grow into a storm.
 """
+from struct import pack, unpack_from
+
 from . import wire
 from .table import OpError, Table
 from .timing import AHEAD, ANSWER, HELLO_MS, HISTORY, KEEPALIVE_MS, NEED_MS, RESENDS, RETX_MS, SNAP_CHUNK, SNAP_MS
@@ -29,10 +31,18 @@ from .transport import BROADCAST
 UNSHOWN = 64   # applied ops whose events wait for the commit, at most (then: a snapshot)
 
 
+
+def entry(e):
+    """A history entry (bytes: version u32, term u16, term before u16, the op) as
+    (version, term, term before, op)."""
+    v, term, prev = unpack_from(">IHH", e)
+    return v, term, prev, e[8:]
+
+
 class Sync:
     def __init__(self, cup):
         self.cup = cup
-        self.history = []     # (version, term, term before, op): the last HISTORY ops applied here
+        self.history = []     # the last HISTORY ops applied here, each one bytes (entry())
         self.pending = {}     # version -> (term, prev term, op): our leader's early ops, at most AHEAD ahead
         self.acks = {}        # master: member -> version it holds of our term's history
         self.answered = {}    # member -> when its last NEED was answered
@@ -58,13 +68,14 @@ class Sync:
         if version == t.version:
             return t.term
         for e in self.history:
-            if e[0] == version:
-                return e[1]
+            v, term = unpack_from(">IH", e)
+            if v == version:
+                return term
         return None
 
     def _keep(self, version, term, prev, op):
         h = self.history
-        h.append((version, term, prev, op))
+        h.append(pack(">IHH", version, term, prev) + op)   # one object: no tuple, no second bytes
         if len(h) > HISTORY:
             h.pop(0)
 
@@ -166,7 +177,8 @@ class Sync:
             for v in range(a + 1, min(a + RESENDS, t.version) + 1):
                 if v not in want and len(want) < RESENDS:
                     want.append(v)
-        for v, term, prev, op in self.history:  # a cup past our history gets a snapshot when it asks
+        for e in self.history:  # a cup past our history gets a snapshot when it asks
+            v, term, prev, op = entry(e)
             if v in want:
                 if cup.send(BROADCAST, wire.UPDATE, (t.term, v, term, prev, self.committed, op), resend=True):
                     cup.counts["retransmits"] += 1
@@ -237,12 +249,13 @@ class Sync:
         if last is not None and now - last < NEED_MS // 2:
             return
         self.answered[f.sender] = now
-        ops = [x for x in self.history if x[0] >= first]
-        if not ops or ops[0][0] != first:
+        ops = [x for x in self.history if unpack_from(">I", x)[0] >= first]
+        if not ops or unpack_from(">I", ops[0])[0] != first:
             if f.sender < len(t.members):
                 self.send_snapshot(src, f.sender)
             return
-        for v, term, prev, op in ops[:ANSWER]:
+        for e in ops[:ANSWER]:
+            v, term, prev, op = entry(e)
             cup.send(src, wire.UPDATE, (t.term, v, term, prev, self.committed, op), resend=True)
 
     # ----- the peer's side ----------------------------------------------------------------

@@ -190,11 +190,10 @@ class Table:
         if not op:
             raise OpError("empty op")
         kind = op[0]
-        fn = _APPLY.get(kind)
-        if fn is None:
+        if not 0 < kind < len(_APPLY):
             raise OpError("unknown op %d" % kind)
         try:
-            events, info = fn(self, op)
+            events, info = getattr(self, _APPLY[kind])(op)
         except IllegalAction as e:
             raise OpError("engine refused: %s" % e.code)
         except (IndexError, ValueError, KeyError, TypeError) as e:
@@ -707,21 +706,10 @@ class Table:
             raise OpError("trailing bytes in snapshot")
 
 
-_APPLY = {
-    OP_JOIN: Table._join,
-    OP_FLAGS: Table._flags,
-    OP_SEATS: Table._seats,
-    OP_RULES: Table._rules,
-    OP_START: Table._start,
-    OP_ROUND: Table._round,
-    OP_SEED: Table._seed,
-    OP_ACT: Table._act,
-    OP_SETTLE: Table._settle,
-    OP_RESTART: Table._restart,
-    OP_MASTER: Table._master,
-    OP_ROLL: Table._roll,
-    OP_ANTE: Table._ante,
-}
+# the method that applies each op, by op kind (OP_JOIN = 1 ...): names in a constant
+# tuple (flash when frozen), looked up per op, rather than a dict built in RAM
+_APPLY = (None, "_join", "_flags", "_seats", "_rules", "_start", "_round", "_seed", "_act", "_settle",
+          "_restart", "_master", "_roll", "_ante")
 
 
 # ----- op builders (the master's side) ------------------------------------------------

@@ -27,6 +27,7 @@ SNAP_CHUNK = const(200)    # snapshot bytes per frame
 RESENDS = const(3)         # master: ops resent per RETX_MS at most
 ANSWER = const(4)          # ops sent back per NEED at most
 IDLE_MS = const(100)       # the longest a cup's tick may wait
+SESSION_MS = const(30000)  # master: a join session left unconfirmed this long fails (net/gate.py)
 
 # The frame ceiling: a token bucket, RATE frames a second with BURST in hand, so no cup
 # puts more than RATE + BURST frames on air in any one second however lossy the air.

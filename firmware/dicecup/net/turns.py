@@ -12,7 +12,6 @@ gone player at easy), from what those seats know (the engine's view).
 """
 import struct
 
-from .. import players
 from ..engine import BANK_OR_ROLL, ROLL
 from ..engine.actions import EXACT, kind
 from . import table as tbl
@@ -94,8 +93,9 @@ class Turns:
             return "not-your-seat"
         if base != t.version:
             # a later copy of an action already applied, or a call that lost the race
-            for e in cup.sync.history:
-                if e[0] > base and e[3][:6] == tbl.op_act(seat, action)[:6] and e[3][7:7 + len(mine)] == mine:
+            for e in cup.sync.history:    # (bytes: version u32, two terms u16, the op: net/sync.py)
+                if int.from_bytes(e[:4], "big") > base and e[8:14] == tbl.op_act(seat, action)[:6] \
+                        and e[15:15 + len(mine)] == mine:
                     return
             if kind(action) == "exact":
                 cup.counts["races"] += 1
@@ -151,6 +151,7 @@ class Turns:
             return None
         if self.due is None or now < self.due:
             return self.due
+        from .. import players      # (here: a table with no bot seat never loads the bots)
         if self.callers:
             callers, self.callers = self.callers, []
             for s in callers:

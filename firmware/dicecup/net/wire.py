@@ -65,38 +65,40 @@ REFUSE = 23
 ATTEST = 24
 CONTRIB = 25
 
-# type: (name, body fields, key). Fields: B u8, H u16, I u32, sN N bytes,
+# TYPES[type]: (name, body fields, key), a constant tuple indexed by type (BEACON = 1 ...;
+# in flash when frozen, where a dict would be built in RAM). Fields: B u8, H u16, I u32, sN N bytes,
 # p bytes with a u8 length, r the rest. Keys: 0 none, 1 join session key, 2 member keys.
 # Terms are 16 bits: a table never sees 65,536 masters.
-TYPES = {
-    BEACON: ("beacon", ("B", "B", "B", "p"), 0),        # rules, members, flags, master name
-    JOIN: ("join", ("s8", "s32", "s32", "p"), 0),       # joiner nonce, CPace share, static key, name
-    CHALLENGE: ("challenge", ("s8", "s32", "s33", "s32"), 0),  # joiner nonce, master's share,
-                                                        # master id + static key, master's confirmation
-    CONFIRM: ("confirm", ("s8", "s32"), 0),             # joiner nonce, joiner's confirmation
-    REFUSE: ("refuse", ("s8", "B"), 0),                 # joiner nonce, why (lobby.REASONS)
-    WELCOME: ("welcome", ("B", "s8"), 1),               # member id, joiner nonce
-    HELLO: ("hello", ("I",), 2),                        # a member is (back) here, at version
-    UPDATE: ("update", ("H", "I", "H", "H", "I", "r"), 2),  # leader's term, version, the op's term,
+TYPES = (
+    None,
+    ("beacon", ("B", "B", "B", "p"), 0),        # BEACON: rules, members, flags, master name
+    ("join", ("s8", "s32", "s32", "p"), 0),       # JOIN: joiner nonce, CPace share, static key, name
+    ("welcome", ("B", "s8"), 1),               # WELCOME: member id, joiner nonce
+    ("hello", ("I",), 2),                        # HELLO: a member is (back) here, at version
+    ("update", ("H", "I", "H", "H", "I", "r"), 2),  # UPDATE: leader's term, version, the op's term,
                                                             # the term of version-1, committed, op
-    ACK: ("ack", ("H", "I", "H"), 2),                   # term and version held, the sender's election term
-    NEED: ("need", ("I",), 2),                          # first version missing
-    SNAP: ("snap", ("H", "I", "B", "B", "r"), 2),       # term, version, part, parts, chunk
-    ACTION: ("action", ("B", "I", "I", "r"), 2),        # seat, action, base version, extra
-    REJECT: ("reject", ("I", "p"), 2),                  # base version, error code
-    COMMIT: ("commit", ("H", "B", "s12"), 2),           # round, seat, digest
-    REVEAL: ("reveal", ("H", "B", "s16"), 2),           # round, seat, root
-    HEART: ("heart", ("H", "I", "I", "B"), 2),          # term, version, committed, master id
-    ROLLC: ("rollc", ("I", "B", "s12", "r"), 2),        # roll id, seat, digest, the roller's vouch
-    WITNESS: ("witness", ("I", "s16", "r"), 2),         # roll id, nonce, the witness's vouch
-    ROLLR: ("rollr", ("I", "B", "s16"), 2),             # roll id, seat, root
-    LEAVE: ("leave", ("B",), 2),                        # member id
-    AUTO: ("auto", ("B", "B"), 2),                      # member id, 1: its cup's bot plays, 0: the player again
-    VOTE_REQ: ("votereq", ("H", "I", "H", "B"), 2),     # term, last version, last term, 1: a pre-vote
-    VOTE: ("vote", ("H", "B", "B"), 2),                 # term, granted, 1: a pre-vote
-    ATTEST: ("attest", ("H", "B", "B"), 2),             # round, 1 commitments / 2 reveals, seats never heard
-    CONTRIB: ("contrib", ("I", "s16"), 2),              # the ante's version, this cup's nonce for the game seed
-}
+    ("ack", ("H", "I", "H"), 2),                   # ACK: term and version held, the sender's election term
+    ("need", ("I",), 2),                          # NEED: first version missing
+    ("snap", ("H", "I", "B", "B", "r"), 2),       # SNAP: term, version, part, parts, chunk
+    ("action", ("B", "I", "I", "r"), 2),        # ACTION: seat, action, base version, extra
+    ("reject", ("I", "p"), 2),                  # REJECT: base version, error code
+    ("commit", ("H", "B", "s12"), 2),           # COMMIT: round, seat, digest
+    ("reveal", ("H", "B", "s16"), 2),           # REVEAL: round, seat, root
+    ("heart", ("H", "I", "I", "B"), 2),          # HEART: term, version, committed, master id
+    ("rollc", ("I", "B", "s12", "r"), 2),        # ROLLC: roll id, seat, digest, the roller's vouch
+    ("witness", ("I", "s16", "r"), 2),         # WITNESS: roll id, nonce, the witness's vouch
+    ("rollr", ("I", "B", "s16"), 2),             # ROLLR: roll id, seat, root
+    ("leave", ("B",), 2),                        # LEAVE: member id
+    ("auto", ("B", "B"), 2),                      # AUTO: member id, 1: its cup's bot plays, 0: the player again
+    ("votereq", ("H", "I", "H", "B"), 2),     # VOTE_REQ: term, last version, last term, 1: a pre-vote
+    ("vote", ("H", "B", "B"), 2),                 # VOTE: term, granted, 1: a pre-vote
+    ("challenge", ("s8", "s32", "s33", "s32"), 0),  # CHALLENGE: joiner nonce, master's share,
+                                                        # master id + static key, master's confirmation
+    ("confirm", ("s8", "s32"), 0),             # CONFIRM: joiner nonce, joiner's confirmation
+    ("refuse", ("s8", "B"), 0),                 # REFUSE: joiner nonce, why (lobby.REASONS)
+    ("attest", ("H", "B", "B"), 2),             # ATTEST: round, 1 commitments / 2 reveals, seats never heard
+    ("contrib", ("I", "s16"), 2),              # CONTRIB: the ante's version, this cup's nonce for the game seed
+)
 
 
 class FrameError(ValueError):
@@ -188,7 +190,7 @@ def _bits(mask):
 
 
 def key_kind(ftype):
-    return TYPES[ftype][2] if ftype in TYPES else -1
+    return TYPES[ftype][2] if 0 < ftype < len(TYPES) else -1
 
 
 # ----- encode / decode -------------------------------------------------------------------
@@ -294,7 +296,7 @@ def decode(data, table=None):
     if data[0] != VERSION:
         raise FrameError("version", "frame version 0x%02x" % data[0])
     ftype = data[1]
-    if ftype not in TYPES:
+    if not 0 < ftype < len(TYPES):
         raise FrameError("type", "frame type %d" % ftype)
     _, fields, kind = TYPES[ftype]
     mask = 0

@@ -118,7 +118,7 @@ def draw(buf, sc):
     """The whole screen for `sc`; returns its name (`pick`)."""
     fb.fill(buf, 0)
     name = pick(sc)
-    SCREENS[name](buf, sc)
+    globals()["_" + name](buf, sc)
     _status(buf, sc, name)
     c = sc.controls
     if not sc.screen and c is not None and c.focus == 4 and sc.game_menu:   # AT_MENU
@@ -747,9 +747,7 @@ def _over(buf, sc):
     text.draw(buf, sc.t("btn_leave"), 0, 56, SMALL)
 
 
-SCREENS = {
-    "menu": _menu, "code": _code, "tables": _tables, "table": _table,
-    "shake": _shake, "waiting": _waiting, "bidding": _bidding, "entry": _entry,
-    "reveal": _reveal, "dixmille": _dixmille, "scores": _scores, "rolloff": _rolloff,
-    "spectator": _spectator, "over": _over, "hint": _hint,
-}
+# the screens, each drawn by the function "_" + its name (draw looks it up in this
+# module's globals: no dict of them built in RAM)
+SCREENS = ("menu", "code", "tables", "table", "shake", "waiting", "bidding", "entry", "reveal", "dixmille",
+           "scores", "rolloff", "spectator", "over", "hint")

@@ -45,9 +45,9 @@ MENU = ("menu_create", "menu_join", "menu_lang")
 GAME_MENU = ("menu_lang", "leave_table")
 HINT_MENU = ("menu_hint",) + GAME_MENU    # with hints on, in a bidding game
 
-# events that are a moment's toast: kind -> (key, which field names a member/seat)
-_TOASTS = {"master": ("master_is", "member"), "away": ("away", "member"), "back": ("back", "member"),
-           "joined": ("joined", "name"), "left": ("left", "member"), "withheld": ("withheld", "seat")}
+# events that are a moment's toast: (kind, key, which field names a member/seat)
+_TOASTS = (("master", "master_is", "member"), ("away", "away", "member"), ("back", "back", "member"),
+           ("joined", "joined", "name"), ("left", "left", "member"), ("withheld", "withheld", "seat"))
 
 
 class Ui:
@@ -208,12 +208,15 @@ class Ui:
                 self._toast("bot_for_you" if ev["on"] else "you_again", ())
             else:
                 self._toast("bot_for" if ev["on"] else "plays_again", (self._member(m),))
-        elif k in _TOASTS:
-            key, field = _TOASTS[k]
-            v = ev[field]
-            self._toast(key, (v if field == "name" else self._member(v) if field == "member" else sc.name(v),))
         else:
-            return
+            for kind, key, field in _TOASTS:
+                if kind == k:
+                    v = ev[field]
+                    self._toast(key, (v if field == "name" else self._member(v) if field == "member"
+                                      else sc.name(v),))
+                    break
+            else:
+                return
         self.dirty = True
 
     def on_buttons(self, kind, mask):

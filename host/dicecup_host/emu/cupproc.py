@@ -554,6 +554,7 @@ def main():
     heap.stage("drivers")
     from dicecup.hw import hardware
     hw = hardware.open(cfg["board"], clock=w.now)
+    del hardware          # as on a cup (safemode.main's local): hw/trim.py may unload it
     heap.stage("hardware")
     from dicecup import appboot
     from dicecup.net.store import FileStore
