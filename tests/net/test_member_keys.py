@@ -1,7 +1,7 @@
 """Per-member keys and the CPace join: no member (the leader included) can send as
 another, a recorded join gives no offline test of the code, online guesses are
 rationed and locked out, a rebooted member is back with its flash keys."""
-from dicecup.net import gate, pake, wire
+from dicecup.net import gate, pake, timing, wire
 from dicecup.net.lobby import _ci, _sid
 from dicecup_host import simrun
 from dicecup_host.cluster import Cluster
@@ -182,7 +182,7 @@ def test_a_guess_that_never_confirms_is_counted_too():
     spy.cup.join(c.tid, "0000")
     spy.cup.lobby.on_challenge = lambda src, f: None     # it only listens (frames reach it by name)
     spy.flush()
-    c.run(gate.SESSION_MS + 2000)
+    c.run(timing.SESSION_MS + 2000)
     assert host.cup.errors.get("join-expired", 0) >= 1
     assert host.cup.lobby.gate.failures >= 1
 

@@ -10,7 +10,7 @@ On CircuitPython (dicecup.hw.circuitpython()) the bus is busio.I2C (dicecup.hw.c
 and the buttons go through keypad (dicecup.hw.cpbuttons); the rest is the same code.
 """
 from dicecup.hw import board as _board
-from dicecup.hw import Hardware, circuitpython  # noqa: F401 - (Hardware: kept where it was)
+from dicecup.hw import Hardware, circuitpython
 
 
 def _wrap(e, what):

@@ -20,7 +20,6 @@ RATE = 3
 WINDOW_MS = 60000
 LOCK_AFTER = 10
 LOCK_MS = 600000
-from .timing import SESSION_MS  # noqa: F401 - (kept in timing.py: net/lobby.py needs it without the gate)
 
 
 class Gate:

@@ -31,7 +31,6 @@ from .transport import BROADCAST
 UNSHOWN = 64   # applied ops whose events wait for the commit, at most (then: a snapshot)
 
 
-
 def entry(e):
     """A history entry (bytes: version u32, term u16, term before u16, the op) as
     (version, term, term before, op)."""

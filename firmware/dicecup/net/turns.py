@@ -17,6 +17,7 @@ from ..engine.actions import EXACT, kind
 from . import table as tbl
 from . import vouch
 from . import wire
+from .sync import entry
 from .table import OpError, PLAYING
 from .timing import THINK_MS
 
@@ -93,9 +94,9 @@ class Turns:
             return "not-your-seat"
         if base != t.version:
             # a later copy of an action already applied, or a call that lost the race
-            for e in cup.sync.history:    # (bytes: version u32, two terms u16, the op: net/sync.py)
-                if int.from_bytes(e[:4], "big") > base and e[8:14] == tbl.op_act(seat, action)[:6] \
-                        and e[15:15 + len(mine)] == mine:
+            for e in cup.sync.history:
+                v, _, _, op = entry(e)
+                if v > base and op[:6] == tbl.op_act(seat, action)[:6] and op[7:7 + len(mine)] == mine:
                     return
             if kind(action) == "exact":
                 cup.counts["races"] += 1
