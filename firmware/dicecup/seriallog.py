@@ -54,24 +54,30 @@ class SerialLog:
     def __call__(self, ev):
         if ev.scope == PRIVATE:
             return
-        w = self.write
-        cup = self.cup
-        me = cup.me if cup.me is not None else -1
-        if ev.scope == LOCAL:
-            w('{"k":"%s","tb":%d,"tm":%d,"v":%d,"boot":%d,"n":%d,"t":%d,"cup":%d' % (
-                ev.kind, ev.table, ev.term, ev.version, cup.boot, ev.index, ev.t, me))
-        else:
-            w('{"k":"%s","tb":%d,"tm":%d,"v":%d,"i":%d,"t":%d,"cup":%d' % (
-                ev.kind, ev.table, ev.term, ev.version, ev.index, ev.t, me))
-        names = ev.names()
-        values = ev.values
-        for i in range(len(names)):
-            w(',"%s":' % names[i])
-            v = values[i]
-            if v is None and names[i] == "state" and cup.table is not None:
-                v = cup.table.digest_of()
-            _value(v, w)
-        w("}\n")
+        try:
+            w = self.write
+            cup = self.cup
+            me = cup.me if cup.me is not None else -1
+            if ev.scope == LOCAL:
+                w('{"k":"%s","tb":%d,"tm":%d,"v":%d,"boot":%d,"n":%d,"t":%d,"cup":%d' % (
+                    ev.kind, ev.table, ev.term, ev.version, cup.boot, ev.index, ev.t, me))
+            else:
+                w('{"k":"%s","tb":%d,"tm":%d,"v":%d,"i":%d,"t":%d,"cup":%d' % (
+                    ev.kind, ev.table, ev.term, ev.version, ev.index, ev.t, me))
+            names = ev.names()
+            values = ev.values
+            for i in range(len(names)):
+                w(',"%s":' % names[i])
+                v = values[i]
+                if v is None and names[i] == "state" and cup.table is not None:
+                    v = cup.table.digest_of()
+                _value(v, w)
+            w("}\n")
+        except Exception:
+            # out of memory (or a port error) halfway through: end the broken line, so
+            # the next line -- whoever writes it -- starts on a line of its own
+            self.write("\n")
+            raise
         self.lines += 1
 
 

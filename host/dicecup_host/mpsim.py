@@ -122,10 +122,14 @@ class CupProc:
             self.line(line)
 
     def line(self, ln):
+        k = ln.find("\x01", 1)
+        if k > 0:   # a serial line cut short (the cup ran out of memory writing it)
+            self.console.append("(a cut line) " + ln[:k])
+            ln = ln[k:]
         if not ln.startswith("\x01"):
             (self.serial if ln.startswith("{") else self.console).append(ln)
-            if ln.startswith('{"k":"internal"') and "MemoryError" in ln:
-                self.game.memory_errors += 1
+            if ln.startswith('{"k":"internal"') and ("MemoryError" in ln or not ln.endswith("}")):
+                self.game.memory_errors += 1   # a cut `internal` line: memory ran out writing it
             return
         c = ln[1]
         parts = ln[3:].split(" ")
@@ -368,6 +372,9 @@ def memory_errors(cp):
         try:
             rec = json.loads(ln)
         except ValueError:
+            if ln.startswith('{"k":"internal"'):   # cut short: memory ran out writing it
+                where = ln.partition('"where":"')[2].partition('"')[0]
+                out.append("%s: (its line cut short: out of memory writing it)" % where)
             continue
         if rec.get("k") == "internal" and "MemoryError" in str(rec.get("error", "")):
             out.append("%s: %s" % (rec.get("where"), rec.get("error")))

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from dicecup.events import LOCAL, Event
 from dicecup.seriallog import Lines as CupLines
 from dicecup.seriallog import SerialLog
 from dicecup_host import gamelog, replay, stats
@@ -40,6 +41,32 @@ def test_lines_split_bytes_report_garbage_and_cut_lines():
     ls.feed(b'{"k":"half')
     cut = ls.cut()
     assert len(cut) == 1 and "cut off" in cut[0][1]
+
+
+def test_a_line_cut_by_a_memory_error_is_ended_and_the_next_line_reads(game):
+    """A cup that runs out of memory halfway through an event line ends that line, so
+    the next line (an event, or the simulator's own) starts on a line of its own."""
+    out = []
+    pieces = [3]     # the port takes this many pieces, then memory runs out
+
+    def port(s):
+        if s != "\n" and pieces[0] <= 0:
+            raise MemoryError("memory allocation failed")
+        pieces[0] -= 1
+        out.append(s)
+
+    log = SerialLog(port, game.cups[0].cup)
+    ev = Event("internal", ("task radio", "MemoryError: memory allocation failed"), 0, 0, 1, 7, 0, scope=LOCAL)
+    with pytest.raises(MemoryError):
+        log(ev)
+    pieces[0] = 100
+    log(ev)
+    first, second, rest = "".join(out).split("\n")
+    assert rest == ""
+    with pytest.raises(gamelog.BadLine):
+        gamelog.parse(first)                     # the cut line: reported, not taken
+    assert gamelog.parse(second)["where"] == "task radio"
+    assert log.lines == 1
 
 
 def test_parse_tells_text_from_broken_json():
