@@ -1,7 +1,16 @@
 """Shared fixtures: the firmware compiled by mpy-cross and run in real MicroPython."""
+import os
+
 import pytest
 
 from dicecup_host import mpy
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: two workers per core. Half the suite's wall time is spent waiting on
+    real things -- a virtual board's serial port, mpremote, a cup playing in real time,
+    tmux -- so a second worker per core fills those waits (measured: see README, Tests)."""
+    return 2 * (os.cpu_count() or 1)
 
 
 @pytest.fixture(scope="session")

@@ -392,13 +392,13 @@ def _kill_matrix(seeds):
     assert sum(1 for r in results if r[5]) >= len(jobs) * 9 // 10   # the master did die in play
 
 
-def test_master_killed_under_loss_every_rule_set_2_to_6_cups_2_seeds():
-    _kill_matrix(range(2))
+def test_master_killed_under_loss_every_rule_set_2_to_6_cups():
+    _kill_matrix(range(1))
 
 
 @pytest.mark.heavy
 def test_master_killed_under_loss_every_rule_set_2_to_6_cups_1_more_seed():
-    _kill_matrix(range(2, 3))   # (2 + 1 seeds, not 12: the whole suite stays under 15 min on CI)
+    _kill_matrix(range(1, 2))   # (2 seeds, 100 games: the whole suite stays well under 15 min on CI)
 
 
 def test_a_bad_shake_delay_is_refused():
