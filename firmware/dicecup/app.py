@@ -90,9 +90,9 @@ LOW_PCT = const(10)          # low battery below this
 IDLE_MS = 120000             # no game and nobody acting this long: idle
 IDLE_POLL_MS = const(500)    # idle: the radio is polled at most this often
 WAKE_POLL_MS = const(200)    # idle: how often the accelerometer's wake latch is read
-RADIO_MS = const(10)         # the longest the radio waits while awake (as net/link.py)
-LOBBY_MS = const(500)        # tables heard are looked at this often
-RESTART_MS = const(200)      # a task that raised starts again after this
+_RADIO_MS = const(10)         # the longest the radio waits while awake (as net/link.py)
+_LOBBY_MS = const(500)        # tables heard are looked at this often
+_RESTART_MS = const(200)      # a task that raised starts again after this
 ACTIVE_MG = const(80)        # a sample this far from the previous one is the cup moving
 
 
@@ -243,7 +243,7 @@ class App:
         """After events: the view and, when it changed, the lobby. The lobby is also
         looked at every LOBBY_MS (tables heard come and go without events)."""
         if not self.changed:
-            if now is None or now - self._lobby_at < LOBBY_MS:
+            if now is None or now - self._lobby_at < _LOBBY_MS:
                 return
             self._lobby_at = now
             self.push_lobby()
@@ -290,7 +290,7 @@ class App:
                 self.t.set_hub(master)   # BLE: the master is the hub of the star
             self._master = master
         except Exception as e:  # noqa: BLE001 - the radio loop never dies
-            self.due = now + RADIO_MS
+            self.due = now + _RADIO_MS
             self.internal("radio", e)
         try:
             self.push(now)
@@ -442,8 +442,8 @@ class App:
             wait = self.due - now
             return IDLE_POLL_MS if wait < IDLE_POLL_MS else wait
         wait = self.due - now
-        if wait > RADIO_MS:
-            return RADIO_MS
+        if wait > _RADIO_MS:
+            return _RADIO_MS
         return 1 if wait < 1 else wait
 
     # ----- running ------------------------------------------------------------------------
@@ -456,7 +456,7 @@ class App:
             except Exception as e:  # noqa: BLE001 - CancelledError is a BaseException
                 self.restarts[name] = self.restarts.get(name, 0) + 1
                 self.internal("task " + name, e)
-                await self.sleep(RESTART_MS)
+                await self.sleep(_RESTART_MS)
 
     def start(self, tasks=None):
         """Create the tasks (app_tasks.NAMES unless given: the coroutine functions of

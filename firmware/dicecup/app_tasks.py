@@ -11,8 +11,8 @@ from .app import ACTIVE_MG, BATTERY_MS, FRAME_MS, LOW_PCT, WAKE_POLL_MS
 _BUSY_MS = const(5)    # buttons: poll this often while one is down or bouncing
 _IDLE_BTN_MS = const(20)   # ...and this often without a ThreadSafeFlag (CPython)
 PUSH_GAP_MS = const(20)    # the screen: at most one push this often (see screen())
-HEAL_MS = const(1000)      # ...and one page re-sent this often when nothing changed
-SERIAL_MS = const(250)     # serial: the host's requests looked at this often
+_HEAL_MS = const(1000)      # ...and one page re-sent this often when nothing changed
+_SERIAL_MS = const(250)     # serial: the host's requests looked at this often
 
 
 async def radio(app):
@@ -149,7 +149,7 @@ async def screen(app):
                         d.push()
                         app.frames += 1
                         last = app.clock()
-                elif now - healed >= HEAL_MS:
+                elif now - healed >= _HEAL_MS:
                     healed = now
                     d.heal()
             await due.wait()
@@ -193,7 +193,7 @@ async def serial(app):
         while line is not None:
             app.log.heard(line)
             line = app.inp()
-        await app.sleep(SERIAL_MS)
+        await app.sleep(_SERIAL_MS)
 
 
 NAMES = ("radio", "buttons", "motion", "screen", "battery", "serial")

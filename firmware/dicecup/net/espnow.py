@@ -43,7 +43,7 @@ except ImportError:  # the host without fakes: importing works, constructing fai
 # CircuitPython's module has a Peer class; MicroPython's registers peers by MAC.
 CIRCUITPYTHON = _espnow is not None and hasattr(_espnow, "Peer")
 
-MAX_PEERS = const(20)  # ESP_NOW_MAX_TOTAL_PEER_NUM, broadcast included
+_MAX_PEERS = const(20)  # ESP_NOW_MAX_TOTAL_PEER_NUM, broadcast included
 
 
 def _err_name(err):
@@ -112,7 +112,7 @@ class _MicroPythonESPNow(Transport):
         """Add a unicast peer, evicting the least recently used one when full."""
         e = self._e
         lru = self._peers.lru
-        if len(lru) >= MAX_PEERS - 1:
+        if len(lru) >= _MAX_PEERS - 1:
             e.del_peer(lru.pop(0))
         try:
             e.add_peer(mac)
@@ -250,7 +250,7 @@ class _CircuitPythonESPNow(Transport):
 
     def _register(self, mac):
         lru = self._peers.lru
-        if len(lru) >= MAX_PEERS - 1:
+        if len(lru) >= _MAX_PEERS - 1:
             old = lru.pop(0)
             self._e.peers.remove(self._by_mac.pop(old))
         peer = self._peer(mac)

@@ -27,6 +27,7 @@ roster tag its HELLO, and the master sends it the state.
 Seats are in join order, reorderable on the master before the game, which also picks
 rule set and options and can fill seats with bots it hosts.
 """
+from micropython import const
 from .. import unload
 from . import table as tbl
 from . import wire
@@ -34,10 +35,10 @@ from .table import BOT, LEFT, LOBBY, PLAYING, Table
 from .timing import BEACON_MS, HELLO_MS, JOIN_MS, SESSION_MS
 from .transport import BROADCAST
 
-HEARD_MS = 3000  # a table not heard this long drops out of tables()
-JOIN_FOR_MS = 20000  # a join that gets no welcome this long gives up (a "join_failed" event)
-DONE_MS = 60000  # a confirmed session is kept this long, to welcome its joiner again
-SESSIONS = 4     # join sessions the master holds at most
+_HEARD_MS = const(3000)  # a table not heard this long drops out of tables()
+_JOIN_FOR_MS = const(20000)  # a join that gets no welcome this long gives up (a "join_failed" event)
+_DONE_MS = const(60000)  # a confirmed session is kept this long, to welcome its joiner again
+_SESSIONS = const(4)     # join sessions the master holds at most
 REASONS = ("", "locked", "busy", "full", "closed")   # REFUSE's codes; join_failed's reasons too
 # CPace is imported for a session and unloaded when no session needs it (`_settle`):
 # with its curve and hash it is ~2.5 KB of a frozen cup's RAM, used only to join.
@@ -194,7 +195,7 @@ class Lobby:
         cup.send(src, wire.CHALLENGE, body)
 
     def _drop_old(self):
-        while len(self.sessions) >= SESSIONS:
+        while len(self.sessions) >= _SESSIONS:
             src = min(self.sessions, key=lambda a: self.sessions[a].at)
             s = self.sessions.pop(src)
             if s.mid is None:
@@ -258,7 +259,7 @@ class Lobby:
             if s.mid is None and now - s.at >= SESSION_MS:
                 del self.sessions[src]
                 self.gate.failed(now, "join-expired")
-            elif s.mid is not None and (now - s.at >= DONE_MS or acks.get(s.mid, 0) > 0):
+            elif s.mid is not None and (now - s.at >= _DONE_MS or acks.get(s.mid, 0) > 0):
                 # done: kept DONE_MS for a lost welcome, or until the member acknowledges
                 # the table's ops (it has its welcome: welcome() set its ack back to 0)
                 del self.sessions[src]
@@ -301,7 +302,7 @@ class Lobby:
     def tables(self):
         """Tables heard recently: [(tid, master name, rules code, members, playing)]."""
         now = self.cup.now
-        return [(tid, v[1], v[2], v[3], bool(v[4] & 1)) for tid, v in self.heard.items() if now - v[5] < HEARD_MS]
+        return [(tid, v[1], v[2], v[3], bool(v[4] & 1)) for tid, v in self.heard.items() if now - v[5] < _HEARD_MS]
 
     def join(self, tid, code):
         cup = self.cup
@@ -422,7 +423,7 @@ class Lobby:
             return self.last_hello + HELLO_MS
         j = self.joining
         if j is not None:
-            if now - j.first >= JOIN_FOR_MS:
+            if now - j.first >= _JOIN_FOR_MS:
                 # no welcome: the master busy with other joins, or no radio contact
                 self._failed("busy" if j.busy else "no-answer")
                 return now + 1000

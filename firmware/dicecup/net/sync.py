@@ -21,6 +21,7 @@ log ever shows a move that a failover later takes back.
 Every resend goes through the cup's frame budget (net/budget.py) and is rate-limited
 per cup asking, so a lossy table cannot grow into a storm.
 """
+from micropython import const
 from struct import pack, unpack_from
 
 from . import wire
@@ -28,7 +29,7 @@ from .table import OpError, Table
 from .timing import AHEAD, ANSWER, HELLO_MS, HISTORY, KEEPALIVE_MS, NEED_MS, RESENDS, RETX_MS, SNAP_CHUNK, SNAP_MS
 from .transport import BROADCAST
 
-UNSHOWN = 64   # applied ops whose events wait for the commit, at most (then: a snapshot)
+_UNSHOWN = const(64)   # applied ops whose events wait for the commit, at most (then: a snapshot)
 
 
 def entry(e):
@@ -102,7 +103,7 @@ class Sync:
     def hold(self, version, name, events, op, state):
         """An op was applied: its events wait for the commit."""
         self.unshown.append((version, name, events, op, state))
-        if len(self.unshown) > UNSHOWN:
+        if len(self.unshown) > _UNSHOWN:
             self.unshown.pop(0)
 
     def learn(self, commit):

@@ -14,6 +14,7 @@ round, or replay one it would lose, by pretending not to hear.
     late commitment:  after commit_ms (settings), AWAY_MS for an away cup, at once for one that left
     late reveal:      reveal_ms (settings) after the call is committed
 """
+from micropython import const
 from ..engine import REVEAL, SHAKE
 from . import table as tbl
 from . import fair
@@ -23,7 +24,7 @@ from ..engine.actions import kind
 from .table import AWAY, LEFT, NO_DIGEST, NO_ROOT, OpError, RESTART_COMMIT
 from .timing import ATTEST_MS, AWAY_MS, SEED_WAIT_MS
 
-RELAY_MS = 1000   # a cup holding every reveal passes them on to a leader that has not settled
+_RELAY_MS = const(1000)   # a cup holding every reveal passes them on to a leader that has not settled
 
 COMMITS = 1   # what an attestation is about: commitments never heard,
 REVEALS = 2   # or reveals never heard
@@ -87,7 +88,7 @@ class Watch:
         if not pending:
             if self.heard_all is None:
                 self.heard_all = now
-            elif what == REVEALS and self.relayed != g.round and now - self.heard_all >= RELAY_MS:
+            elif what == REVEALS and self.relayed != g.round and now - self.heard_all >= _RELAY_MS:
                 # the leader may not have them all (a cup revealed to some cups only):
                 # pass them on -- a root checks itself against its seat's digest
                 self.relayed = g.round

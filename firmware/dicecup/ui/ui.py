@@ -37,7 +37,7 @@ from dicecup.ui import screens
 from dicecup.ui.screens import Scene, draw
 
 PEEK_MS = const(3000)
-TOAST_MS = const(2500)
+_TOAST_MS = const(2500)
 REVEAL_MS = const(6000)
 ROLLOFF_MS = const(6000)
 
@@ -536,7 +536,7 @@ class Ui:
 
     def _toast(self, key, args):
         self.sc.toast = (key, args)
-        self.toast_until = self.now + TOAST_MS
+        self.toast_until = self.now + _TOAST_MS
         self.dirty = True
 
     def _member(self, mid):
