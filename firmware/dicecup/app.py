@@ -82,7 +82,7 @@ from micropython import const
 
 from .engine import RULES, IllegalAction, new_game
 from .events import LOCAL
-from .net.table import HINTS, PLAYING
+from .net import table
 
 FRAME_MS = const(50)         # the screen looks this often without input (its timeouts)
 BATTERY_MS = const(30000)    # battery sampling
@@ -145,7 +145,7 @@ def options_bits(rules, options):
         return 0
     if isinstance(options, int):
         return options
-    hints = HINTS if options.get("hints") else 0    # the table's, not the engine's
+    hints = table.HINTS if options.get("hints") else 0    # the table's, not the engine's
     options = dict([(k, v) for k, v in options.items() if k != "hints"])
     return new_game(rules, 1 if rules == "dixmille" else 2, options, opener=0).opts | hints
 
@@ -394,7 +394,7 @@ class App:
     # ----- idle ---------------------------------------------------------------------------
     def game_on(self):
         t = self.cup.table
-        return t is not None and t.game is not None and t.phase == PLAYING
+        return t is not None and t.game is not None and t.phase == table.PLAYING
 
     def activity(self):
         self.active_at = self.clock()

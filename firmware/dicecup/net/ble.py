@@ -47,7 +47,8 @@ as `corrupt`); the protocol resends.
 """
 from micropython import const
 
-from .transport import BROADCAST, MTU, RXBUF, RxQueue, Transport, check_frame, ticks_diff, ticks_ms
+from . import transport
+from .transport import BROADCAST, RxQueue, Transport, check_frame, ticks_diff, ticks_ms
 
 try:
     import bluetooth
@@ -129,7 +130,7 @@ class BLETransport(Transport):
 
     max_cups = _MAX_CUPS
 
-    def __init__(self, hub=False, rxbuf=RXBUF, ble=None):
+    def __init__(self, hub=False, rxbuf=transport.RXBUF, ble=None):
         if ble is None:
             if bluetooth is None:
                 raise OSError("no bluetooth module on this firmware")
@@ -458,7 +459,7 @@ class BLETransport(Transport):
 
     # --- Transport ----------------------------------------------------------
     def send(self, dest, frame):
-        check_frame(dest, frame, MTU)
+        check_frame(dest, frame, transport.MTU)
         if not self._open:
             return False
         src = self.address

@@ -33,7 +33,8 @@ What the radio does and how this module copes:
 """
 from micropython import const
 
-from .transport import BROADCAST, MTU, RXBUF, Transport, asyncio, check_frame, wait_for_ms
+from . import transport
+from .transport import BROADCAST, Transport, asyncio, check_frame, wait_for_ms
 
 try:
     import espnow as _espnow
@@ -73,7 +74,7 @@ class _MicroPythonESPNow(Transport):
 
     max_cups = 6
 
-    def __init__(self, rxbuf=RXBUF, channel=None, sync=True):
+    def __init__(self, rxbuf=transport.RXBUF, channel=None, sync=True):
         if _espnow is None:
             raise OSError("no espnow module on this firmware")
         import network
@@ -126,7 +127,7 @@ class _MicroPythonESPNow(Transport):
         lru.append(mac)
 
     def send(self, dest, frame):
-        check_frame(dest, frame, MTU)
+        check_frame(dest, frame, transport.MTU)
         if not self._open:
             return False
         unicast = dest != BROADCAST
@@ -227,7 +228,7 @@ class _CircuitPythonESPNow(Transport):
 
     max_cups = 6
 
-    def __init__(self, rxbuf=RXBUF, channel=None):
+    def __init__(self, rxbuf=transport.RXBUF, channel=None):
         import wifi
 
         if not wifi.radio.enabled:
@@ -260,7 +261,7 @@ class _CircuitPythonESPNow(Transport):
         return peer
 
     def send(self, dest, frame):
-        check_frame(dest, frame, MTU)
+        check_frame(dest, frame, transport.MTU)
         if not self._open:
             return False
         try:

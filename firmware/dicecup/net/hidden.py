@@ -24,12 +24,12 @@ from ..engine import BID, REVEAL, SHAKE
 from . import fair
 from . import table as tbl
 from . import wire
-from .table import AWAY, NO_DIGEST, NO_ROOT, OpError, PLAYING, RESTART_COMMIT
-from .timing import ATTEST_MS, RESEND_MS
+from .table import NO_DIGEST, NO_ROOT, OpError
+from . import timing
 from .transport import BROADCAST
 from .kept import Kept
 from .rolls import reroll_extra
-from .watch import COMMITS, REVEALS
+from . import watch
 
 
 class HiddenDice:
@@ -39,8 +39,8 @@ class HiddenDice:
         # this cup's own seat
         self.hand = []         # my hidden faces, once the round is seeded
         self.reroll = None     # (action, then): a reroll the player chose, waiting for the shake
-        self.last_commit = -RESEND_MS
-        self.last_reveal = -RESEND_MS
+        self.last_commit = -timing.RESEND_MS
+        self.last_reveal = -timing.RESEND_MS
         self.asked = (-1, -1)  # (round, version) of the last "shake" event
         self.revealed = -1     # the round this cup last sent its reveal in
         # the master's books
@@ -84,7 +84,7 @@ class HiddenDice:
     def wants(self):
         """'round' or 'reroll' when a shake of this cup is awaited, else None."""
         t = self.cup.table
-        if t is None or t.game is None or t.phase != PLAYING:
+        if t is None or t.game is None or t.phase != tbl.PLAYING:
             return None
         if self.reroll is not None:
             return "reroll"
@@ -229,19 +229,19 @@ class HiddenDice:
             late = [s for s in waiting if now >= cup.watch.owed_by(s)]
             if late and len(late) == len(waiting):
                 missing = sum(1 << s for s in late)
-                mask = cup.watch.attesters(COMMITS, missing)
+                mask = cup.watch.attesters(watch.COMMITS, missing)
                 if mask is not None:   # a majority never heard them: the round again
                     for s in late:
                         h = t.holders[s]
                         if t.members[h].present():
-                            cup.sync.commit(tbl.op_flags(h, t.members[h].flags | AWAY))
-                    cup.sync.commit(tbl.op_restart(RESTART_COMMIT, mask, missing))
+                            cup.sync.commit(tbl.op_flags(h, t.members[h].flags | tbl.AWAY))
+                    cup.sync.commit(tbl.op_restart(tbl.RESTART_COMMIT, mask, missing))
                     return now
-                return now + ATTEST_MS
+                return now + timing.ATTEST_MS
             return min(cup.watch.owed_by(s) for s in waiting)
         if need == REVEAL:
             if cup.sync.committed < self.called_v:
-                return self.called_at + RESEND_MS   # the call first counts, then the roots
+                return self.called_at + timing.RESEND_MS   # the call first counts, then the roots
             self.reveals.update(self.held_roots())
             mine = self.mine()
             if mine >= 0:
@@ -260,11 +260,11 @@ class HiddenDice:
             due = self.called_at + cup.waits["reveal_ms"]
             if now < due:
                 return due
-            mask = cup.watch.attesters(REVEALS, sum(1 << s for s in missing))
+            mask = cup.watch.attesters(watch.REVEALS, sum(1 << s for s in missing))
             if mask is not None:   # a majority never heard them: they lose the round
                 cup.sync.commit(tbl.op_settle(roots, mask))
                 return now
-            return now + ATTEST_MS
+            return now + timing.ATTEST_MS
         return None
 
     def open_round(self):
@@ -349,15 +349,15 @@ class HiddenDice:
         cup = self.cup
         t = cup.table
         g = t.game
-        if g is None or t.phase != PLAYING:
+        if g is None or t.phase != tbl.PLAYING:
             return None
         due = cup.watch.peer_tick(now)
         seat = self.mine()
         need = g.need()
         if need == SHAKE and seat >= 0 and t.mc != NO_DIGEST and self.roots():
-            if now - self.last_commit >= RESEND_MS:
+            if now - self.last_commit >= timing.RESEND_MS:
                 self._send_commit(seat, fair.seat_digest(self.roots()[0][1], 0, g.dice[seat]))
-            return _first(due, self.last_commit + RESEND_MS)
+            return _first(due, self.last_commit + timing.RESEND_MS)
         if need == REVEAL and cup.sync.committed >= self.called_v:
             # only against a call a majority holds: it cannot be taken back. Our seat's
             # root, and those of seats we rolled for as the master before a failover.
@@ -366,14 +366,14 @@ class HiddenDice:
             if root is not None:
                 roots[seat] = root
             if roots:
-                if now - self.last_reveal >= RESEND_MS:
+                if now - self.last_reveal >= timing.RESEND_MS:
                     self.last_reveal = now
                     if root is not None:
                         self.revealed = g.round
                     for s in roots:
                         cup.watch.heard_r[s] = roots[s]
                         cup.send(BROADCAST, wire.REVEAL, (g.round & 0xFFFF, s, roots[s]))
-                return _first(due, self.last_reveal + RESEND_MS)
+                return _first(due, self.last_reveal + timing.RESEND_MS)
         return due
 
     # ----- after every op -----------------------------------------------------------------

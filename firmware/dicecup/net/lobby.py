@@ -31,8 +31,8 @@ from micropython import const
 from .. import unload
 from . import table as tbl
 from . import wire
-from .table import BOT, LEFT, LOBBY, PLAYING, Table
-from .timing import BEACON_MS, HELLO_MS, JOIN_MS, SESSION_MS
+from .table import Table
+from . import timing
 from .transport import BROADCAST
 
 _HEARD_MS = const(3000)  # a table not heard this long drops out of tables()
@@ -95,8 +95,8 @@ class Lobby:
         self.sessions = {}       # master: joiner address -> _Session
         self.gate = None         # master: net/gate.py's Gate, made at the first join it hears
         self.master_hint = None  # the master's address, from its beacon (before we have the state)
-        self.last_beacon = -BEACON_MS
-        self.last_hello = -HELLO_MS
+        self.last_beacon = -timing.BEACON_MS
+        self.last_hello = -timing.HELLO_MS
 
     # ----- the master's side ----------------------------------------------------------
     def create(self, tid, code, rules, opts):
@@ -125,11 +125,11 @@ class Lobby:
         from .. import players
         cup = self.cup
         t = cup.table
-        if not cup.is_master() or t.phase != LOBBY or self.seats_left() <= 0:
+        if not cup.is_master() or t.phase != tbl.LOBBY or self.seats_left() <= 0:
             raise ValueError("bots join in the lobby, up to %d seats" % min(6, cup.max_cups))
         if level not in players.available():
             raise ValueError("no %r bot on this cup (there are: %s)" % (level, ", ".join(players.available())))
-        flags = BOT | players.KINDS.index(level) << tbl.LEVEL_SHIFT
+        flags = tbl.BOT | players.KINDS.index(level) << tbl.LEVEL_SHIFT
         cup.sync.commit(tbl.op_join(len(t.members), bytes(6), name, flags))
 
     def drop_bot(self, mid):
@@ -137,11 +137,11 @@ class Lobby:
         to leave, never the master's to take)."""
         cup = self.cup
         t = cup.table
-        if not cup.is_master() or t.phase != LOBBY:
+        if not cup.is_master() or t.phase != tbl.LOBBY:
             raise ValueError("bots leave in the lobby, by the master")
-        if not (0 <= mid < len(t.members)) or not t.members[mid].flags & BOT or t.members[mid].flags & LEFT:
+        if not (0 <= mid < len(t.members)) or not t.members[mid].flags & tbl.BOT or t.members[mid].flags & tbl.LEFT:
             raise ValueError("member %r is no seated bot" % (mid,))
-        cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags | LEFT))
+        cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags | tbl.LEFT))
 
     def _known(self, pk):
         """The member id whose static key is `pk`, or None."""
@@ -166,8 +166,8 @@ class Lobby:
                 cup.send(src, wire.CHALLENGE, s.challenge)
             return
         t = cup.table
-        if self._known(pk) is None and (t.phase != LOBBY or self.seats_left() <= 0):
-            self._refuse(src, nonce, "full" if t.phase == LOBBY else "closed")
+        if self._known(pk) is None and (t.phase != tbl.LOBBY or self.seats_left() <= 0):
+            self._refuse(src, nonce, "full" if t.phase == tbl.LOBBY else "closed")
             return
         if self.gate is None:       # (here: a cup that never hears a join never loads it)
             from .gate import Gate
@@ -235,9 +235,9 @@ class Lobby:
         t = cup.table
         mid = self._known(s.pk)
         if mid is None:
-            if t.phase != LOBBY or self.seats_left() <= 0:
+            if t.phase != tbl.LOBBY or self.seats_left() <= 0:
                 del self.sessions[src]
-                self._refuse(src, nonce, "full" if t.phase == LOBBY else "closed")
+                self._refuse(src, nonce, "full" if t.phase == tbl.LOBBY else "closed")
                 return
             mid = len(t.members)
             cup.sync.commit(tbl.op_join(mid, src, tbl.text(s.name), 0, s.pk))
@@ -256,7 +256,7 @@ class Lobby:
         acks = self.cup.sync.acks
         for src in list(self.sessions):
             s = self.sessions[src]
-            if s.mid is None and now - s.at >= SESSION_MS:
+            if s.mid is None and now - s.at >= timing.SESSION_MS:
                 del self.sessions[src]
                 self.gate.failed(now, "join-expired")
             elif s.mid is not None and (now - s.at >= _DONE_MS or acks.get(s.mid, 0) > 0):
@@ -271,8 +271,8 @@ class Lobby:
             return
         (mid,) = f.body
         t = cup.table
-        if mid == f.sender and mid < len(t.members) and not t.members[mid].flags & LEFT:
-            cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags | LEFT))
+        if mid == f.sender and mid < len(t.members) and not t.members[mid].flags & tbl.LEFT:
+            cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags | tbl.LEFT))
 
     def master_tick(self, now):
         cup = self.cup
@@ -280,18 +280,18 @@ class Lobby:
         if self.sessions:
             self._expire(now)
         g = self.gate
-        if g is not None and t.phase == PLAYING and not self.sessions and not g.started and not g.failures \
+        if g is not None and t.phase == tbl.PLAYING and not self.sessions and not g.started and not g.failures \
                 and g.locked_until is None:
             self.gate = None      # nothing to remember (no failure, no lockout): made again at a join
             unload("dicecup.net.gate")
         cup.deal.master_tick(now)
-        due = self.last_beacon + BEACON_MS
+        due = self.last_beacon + timing.BEACON_MS
         if now >= due:
             full = len(t.members) >= min(6, cup.max_cups)
-            flags = (1 if t.phase == PLAYING else 0) | (2 if full else 0)
+            flags = (1 if t.phase == tbl.PLAYING else 0) | (2 if full else 0)
             cup.send_beacon((tbl.RULES.index(t.rules) + 1, len(t.members), flags, cup.name.encode()[:8]))
             self.last_beacon = now
-            due = now + BEACON_MS
+            due = now + timing.BEACON_MS
         return due
 
     # ----- a cup looking for a table ------------------------------------------------------
@@ -418,21 +418,21 @@ class Lobby:
         """A cup without the table's state: say hello (member) or ask to join again."""
         cup = self.cup
         if cup.me is not None and cup.keys.member():
-            if now - self.last_hello >= HELLO_MS:
+            if now - self.last_hello >= timing.HELLO_MS:
                 self.hello(self.master_hint or BROADCAST)
-            return self.last_hello + HELLO_MS
+            return self.last_hello + timing.HELLO_MS
         j = self.joining
         if j is not None:
             if now - j.first >= _JOIN_FOR_MS:
                 # no welcome: the master busy with other joins, or no radio contact
                 self._failed("busy" if j.busy else "no-answer")
                 return now + 1000
-            if now - j.last >= JOIN_MS:
+            if now - j.last >= timing.JOIN_MS:
                 heard = self.heard.get(j.tid)
                 if j.stage == 0 and heard is not None and heard[0] != j.maddr:
                     j.maddr = heard[0]   # the table's master now: a session with it
                     self._start()
                 else:
                     self._send_join()
-            return j.last + JOIN_MS
+            return j.last + timing.JOIN_MS
         return now + 1000

@@ -24,7 +24,7 @@ from . import fair
 from . import table as tbl
 from . import vouch
 from . import wire
-from .table import OpError, PLAYING
+from .table import OpError
 from .timing import RETX_MS
 
 
@@ -70,7 +70,7 @@ class Rolls:
         """'roll' when this cup's player may roll by shaking now, else None."""
         cup = self.cup
         t = cup.table
-        if t is None or t.game is None or t.phase != PLAYING or self.rolls:
+        if t is None or t.game is None or t.phase != tbl.PLAYING or self.rolls:
             return None
         g = t.game
         seat = cup.seat()

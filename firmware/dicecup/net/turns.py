@@ -18,7 +18,7 @@ from . import table as tbl
 from . import vouch
 from . import wire
 from .sync import entry
-from .table import OpError, PLAYING
+from .table import OpError
 from .timing import THINK_MS
 
 
@@ -138,7 +138,7 @@ class Turns:
         cup = self.cup
         t = cup.table
         g = t.game
-        if g is None or t.phase != PLAYING or cup.rolls.busy():
+        if g is None or t.phase != tbl.PLAYING or cup.rolls.busy():
             return None
         seat = g.to_act()
         if seat is None:

@@ -21,8 +21,8 @@ from . import fair
 from . import vouch
 from . import wire
 from ..engine.actions import kind
-from .table import AWAY, LEFT, NO_DIGEST, NO_ROOT, OpError, RESTART_COMMIT
-from .timing import ATTEST_MS, AWAY_MS, SEED_WAIT_MS
+from .table import NO_DIGEST, NO_ROOT, OpError
+from . import timing
 
 _RELAY_MS = const(1000)   # a cup holding every reveal passes them on to a leader that has not settled
 
@@ -37,7 +37,7 @@ class Watch:
         self.heard_r = {}      # seat -> root heard this round (matching its digest)
         self.heard_all = None  # when every commitment (or reveal) the round needs was heard
         self.attested = {}     # (round, what) -> seats (bits) this cup attested it never heard
-        self.last_attest = -ATTEST_MS
+        self.last_attest = -timing.ATTEST_MS
         self.relayed = -1      # the round whose reveals this cup passed on to the leader
         self.attests = {}      # leader: (round, what) -> {member: seats it attests}
 
@@ -58,9 +58,9 @@ class Watch:
         t = cup.table
         opened = cup.hidden.opened_at
         flags = t.members[t.holders[seat]].flags
-        if flags & LEFT:
+        if flags & tbl.LEFT:
             return opened
-        return opened + (AWAY_MS if flags & AWAY else cup.waits["commit_ms"])
+        return opened + (timing.AWAY_MS if flags & tbl.AWAY else cup.waits["commit_ms"])
 
     # ----- a peer ------------------------------------------------------------------------
     def peer_tick(self, now):
@@ -95,13 +95,13 @@ class Watch:
                 for s in owed:
                     if t.holders[s] != cup.me:
                         cup.send(cup.master_addr(), wire.REVEAL, (g.round & 0xFFFF, s, heard[s]))
-                return self.heard_all + SEED_WAIT_MS
-            elif now - self.heard_all >= SEED_WAIT_MS:
+                return self.heard_all + timing.SEED_WAIT_MS
+            elif now - self.heard_all >= timing.SEED_WAIT_MS:
                 self.heard_all = now
                 cup.errors["stalled"] = cup.errors.get("stalled", 0) + 1
                 cup.election.give_up("the leader holds every %s and does not go on" %
                                      ("commitment" if what == COMMITS else "reveal"))
-            return self.heard_all + SEED_WAIT_MS
+            return self.heard_all + timing.SEED_WAIT_MS
         self.heard_all = None
         late = [s for s in late if t.holders[s] != cup.me]
         if late:
@@ -109,10 +109,10 @@ class Watch:
             self.attested[key] = self.attested.get(key, 0) | sum(1 << s for s in late)
             if len(self.attested) > 4:
                 self.attested = {key: self.attested[key]}
-            if now - self.last_attest >= ATTEST_MS:
+            if now - self.last_attest >= timing.ATTEST_MS:
                 self.last_attest = now
                 cup.send(cup.master_addr(), wire.ATTEST, (key[0], what, self.attested[key]))
-            return self.last_attest + ATTEST_MS
+            return self.last_attest + timing.ATTEST_MS
         if what == REVEALS:
             return cup.hidden.called_at + cup.waits["reveal_ms"]
         return min(self.owed_by(s) for s in pending)
@@ -131,7 +131,7 @@ class Watch:
             return self._vet_roll(op)
         if op[0] == tbl.OP_MASTER and len(op) == 5:
             return self._vet_master(op[1], op[2] << 8 | op[3], op[4])
-        if op[0] == tbl.OP_RESTART and op[1] == RESTART_COMMIT and len(op) == 4:
+        if op[0] == tbl.OP_RESTART and op[1] == tbl.RESTART_COMMIT and len(op) == 4:
             what, mask, seats = COMMITS, op[2], op[3]
         elif op[0] == tbl.OP_SETTLE and len(op) == 2 + 16 * len(t.seats) and g.need() == REVEAL:
             what, mask = REVEALS, op[1]

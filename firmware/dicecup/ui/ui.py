@@ -32,7 +32,8 @@ from micropython import const
 from dicecup.engine import RULES, rules_class
 from dicecup.ui import controls as ctl
 from dicecup.ui import lang as _lang
-from dicecup.ui.keymap import BACK, Keymap, NEXT, OK, PREV
+from dicecup.ui import keymap
+from dicecup.ui.keymap import Keymap
 from dicecup.ui import screens
 from dicecup.ui.screens import Scene, draw
 
@@ -274,15 +275,15 @@ class Ui:
             sc.hint = False
             self.dirty = True
             return None
-        if sc.rolloff and cmd == OK:               # ok: on from the roll-off at once
+        if sc.rolloff and cmd == keymap.OK:               # ok: on from the roll-off at once
             sc.rolloff = []
             self.dirty = True
             return None
         if v is not None and v.winner is not None and self.controls.focus != ctl.AT_MENU:
             self.dirty = True
-            if cmd == OK and self.lobby is not None and self.lobby.role == "master":
+            if cmd == keymap.OK and self.lobby is not None and self.lobby.role == "master":
                 return [("start",)]                # the rematch
-            if cmd == BACK:
+            if cmd == keymap.BACK:
                 return [("leave",)]
         c = self.controls
         focus = c.focus
@@ -321,9 +322,9 @@ class Ui:
         sc = self.sc
         self.dirty = True
         if self.mode == "menu":
-            if cmd in (PREV, NEXT):
-                sc.cursor = (sc.cursor + (1 if cmd == NEXT else -1)) % len(sc.menu)
-            elif cmd == OK:
+            if cmd in (keymap.PREV, keymap.NEXT):
+                sc.cursor = (sc.cursor + (1 if cmd == keymap.NEXT else -1)) % len(sc.menu)
+            elif cmd == keymap.OK:
                 item = sc.menu[sc.cursor]
                 if item == "menu_lang":
                     return [("lang", self._next_lang())]
@@ -338,11 +339,11 @@ class Ui:
                     sc.cursor = 0
             return None
         if self.mode == "game":      # choosing the game to create a table for
-            if cmd in (PREV, NEXT):
-                sc.cursor = (sc.cursor + (1 if cmd == NEXT else -1)) % len(RULES)
-            elif cmd == BACK:
+            if cmd in (keymap.PREV, keymap.NEXT):
+                sc.cursor = (sc.cursor + (1 if cmd == keymap.NEXT else -1)) % len(RULES)
+            elif cmd == keymap.BACK:
                 self._to_menu()
-            elif cmd == OK:
+            elif cmd == keymap.OK:
                 rules = RULES[sc.cursor]
                 self._to_menu()
                 return [("create", rules, {})]
@@ -361,10 +362,10 @@ class Ui:
         n = len(sc.menu)
         if not n:
             return None
-        if cmd in (PREV, NEXT):
-            sc.cursor = (sc.cursor + (1 if cmd == NEXT else -1)) % n
+        if cmd in (keymap.PREV, keymap.NEXT):
+            sc.cursor = (sc.cursor + (1 if cmd == keymap.NEXT else -1)) % n
             return None
-        if cmd != OK:
+        if cmd != keymap.OK:
             return None
         item = sc.menu[sc.cursor]
         if item == "leave_table":
@@ -482,10 +483,10 @@ class Ui:
         sc = self.sc
         digits = list(sc.code) + ["0"] * (4 - len(sc.code))
         i = sc.cursor
-        if cmd in (PREV, NEXT):
-            digits[i] = str((int(digits[i]) + (1 if cmd == NEXT else 9)) % 10)
+        if cmd in (keymap.PREV, keymap.NEXT):
+            digits[i] = str((int(digits[i]) + (1 if cmd == keymap.NEXT else 9)) % 10)
             sc.code = "".join(digits[:max(i + 1, len(sc.code))])
-        elif cmd == OK:
+        elif cmd == keymap.OK:
             sc.code = "".join(digits[:max(i + 1, len(sc.code))])
             if i == 3:
                 code = "".join(digits)
@@ -498,7 +499,7 @@ class Ui:
                 self._to_menu()
                 return [("join", code)]
             sc.cursor = i + 1
-        elif cmd == BACK:
+        elif cmd == keymap.BACK:
             if i == 0:
                 self._to_menu()
             else:
@@ -510,13 +511,13 @@ class Ui:
         to the code's last digit."""
         sc = self.sc
         n = len(sc.tables)
-        if cmd in (PREV, NEXT) and n:
-            sc.cursor = (sc.cursor + (1 if cmd == NEXT else -1)) % n
-        elif cmd == OK and n:
+        if cmd in (keymap.PREV, keymap.NEXT) and n:
+            sc.cursor = (sc.cursor + (1 if cmd == keymap.NEXT else -1)) % n
+        elif cmd == keymap.OK and n:
             tid = sc.tables[sc.cursor][0]
             self._to_menu()
             return [("join", self.joining, tid)]
-        elif cmd == BACK:
+        elif cmd == keymap.BACK:
             self.mode = sc.screen = "code"
             sc.code = self.joining
             sc.cursor = 3
