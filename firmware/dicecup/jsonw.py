@@ -11,6 +11,8 @@ Plain ASCII runs of a string go out as one slice, not character by character.
 """
 
 
+from micropython import const
+
 class Obj:
     """A JSON object with its keys in a fixed order."""
 
@@ -18,8 +20,8 @@ class Obj:
         self.pairs = pairs
 
 
-_SHORT = '"\\\n\r\t\b\f'       # the characters with a short escape: \" \\ \n \r \t \b \f
-_SHORT_AS = '"\\nrtbf'
+_SHORT = const('"\\\n\r\t\b\f')       # the characters with a short escape: \" \\ \n \r \t \b \f
+_SHORT_AS = const('"\\nrtbf')
 
 
 def _plain(c):

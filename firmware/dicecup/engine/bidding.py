@@ -27,7 +27,7 @@ SPECIAL = const(1)  # perudo palifico, menteur one-die round
 _START_DICE = const(5)
 _FORMAT = const(1)   # serialised state format, in the first byte's high nibble
 
-PHASES = ("roll", "bid", "reveal", "over")
+_PHASES = const(("roll", "bid", "reveal", "over"))
 _FACES = {1, 2, 3, 4, 5, 6}
 _new = object.__new__
 # CPython: each bid's byte as a bytes object, so a bid extends the history without a
@@ -423,7 +423,7 @@ class Bidding:
 
     def _on_turn(self, seat):
         if self.phase != BID:
-            raise IllegalAction("wrong-phase", "no bidding now: waiting for the %s" % PHASES[self.phase], seat)
+            raise IllegalAction("wrong-phase", "no bidding now: waiting for the %s" % _PHASES[self.phase], seat)
         if not self.dice[seat]:
             raise IllegalAction("eliminated", "seat %d has no dice left" % seat, seat)
         if seat != self.turn:
@@ -463,7 +463,7 @@ class Bidding:
             self._on_turn(seat)
         else:
             if self.phase != BID:
-                raise IllegalAction("wrong-phase", "no call now: waiting for the %s" % PHASES[self.phase], seat)
+                raise IllegalAction("wrong-phase", "no call now: waiting for the %s" % _PHASES[self.phase], seat)
             if not self.dice[seat]:
                 raise IllegalAction("eliminated", "seat %d has no dice left" % seat, seat)
         if not self.bid:
@@ -729,7 +729,7 @@ class Bidding:
             "turn": None if self.phase == OVER else self.turn,
             "bid": [b >> 3, b & 7] if b else None,
             "special": self.SPECIAL_NAME if self.special else None,
-            "phase": PHASES[self.phase],
+            "phase": _PHASES[self.phase],
             "aside": [unpack(a) for a in self.aside],
         }
 

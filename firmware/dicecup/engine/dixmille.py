@@ -20,7 +20,7 @@ _OPENING = const(500)
 _CROSS_PENALTY = const(1000)
 _OVERSHOOT_PENALTY = const(2000)
 _FORMAT = const(1)
-PHASES = ("roll", "keep", "choose", "over")
+_PHASES = const(("roll", "keep", "choose", "over"))
 
 
 def _kind(face, n):
@@ -294,7 +294,7 @@ class DixMille:
             "turn": None if self.phase == OVER else self.turn,
             "turn_total": self.total,
             "winner": self.winner(),
-            "phase": PHASES[self.phase],
+            "phase": _PHASES[self.phase],
             "roll": unpack(self.roll),
             "left": self.left,
         }

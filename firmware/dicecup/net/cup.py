@@ -35,6 +35,7 @@ is handled or the cup ticks is a bug: with `strict` (tests, the simulator) it is
 raised; on a cup (`strict=False`) it is counted ("internal"), reported as an event
 (the serial log shows it) and survived -- the radio loop goes on.
 """
+from micropython import const
 from ..engine import IllegalAction
 from ..engine.actions import kind
 from ..events import LOCAL, PRIVATE, PUBLIC, Bus, Event
@@ -51,7 +52,6 @@ from .lobby import Lobby
 from .rolls import Rolls
 from .seat import Seat
 from .sync import Sync
-from .table import OpError
 from .timing import IDLE_MS
 from .transport import BROADCAST
 from .turns import Turns
@@ -71,22 +71,24 @@ class BytesRng:
 # Who handles a frame, by frame type (net/wire.py: BEACON = 1 ... CONTRIB = 25): the
 # part's attribute and its method's name, looked up per frame (getattr) rather than a
 # dict of bound methods per cup -- constant tuples stay in flash when frozen.
-_ON = (None,
-       ("lobby", "on_beacon"), ("lobby", "on_join"), ("lobby", "on_welcome"),       # 1-3
-       ("sync", "on_hello"), ("sync", "on_update"), ("sync", "on_ack"),             # 4-6
-       ("sync", "on_need"), ("sync", "on_snap"), ("turns", "on_action"),            # 7-9
-       ("seat_part", "on_reject"), ("hidden", "on_commit"), ("hidden", "on_reveal"),  # 10-12
-       ("election", "on_heart"), ("rolls", "on_rollc"), ("rolls", "on_witness"),    # 13-15
-       ("rolls", "on_rollr"), ("lobby", "on_leave"), ("turns", "on_auto"),          # 16-18
-       ("election", "on_vote_req"), ("election", "on_vote"), ("lobby", "on_challenge"),  # 19-21
-       ("lobby", "on_confirm"), ("lobby", "on_refuse"), ("watch", "on_attest"),     # 22-24
-       ("deal", "on_contrib"))                                                       # 25
-# What a tick runs, by role and whether a game is on: (part, method); "" is the cup.
-_MASTER_LOBBY = (("election", "master_tick"), ("lobby", "master_tick"), ("sync", "master_tick"))
-_MASTER_PLAY = _MASTER_LOBBY + (("rolls", "master_tick"), ("", "hidden_master_tick"),
-                                ("turns", "master_tick"))
-_PEER_LOBBY = (("sync", "peer_tick"), ("election", "peer_tick"), ("deal", "peer_tick"))
-_PEER_PLAY = _PEER_LOBBY + (("rolls", "peer_tick"), ("hidden", "peer_tick"))
+_ON = const((None,
+             ("lobby", "on_beacon"), ("lobby", "on_join"), ("lobby", "on_welcome"),       # 1-3
+             ("sync", "on_hello"), ("sync", "on_update"), ("sync", "on_ack"),             # 4-6
+             ("sync", "on_need"), ("sync", "on_snap"), ("turns", "on_action"),            # 7-9
+             ("seat_part", "on_reject"), ("hidden", "on_commit"), ("hidden", "on_reveal"),  # 10-12
+             ("election", "on_heart"), ("rolls", "on_rollc"), ("rolls", "on_witness"),    # 13-15
+             ("rolls", "on_rollr"), ("lobby", "on_leave"), ("turns", "on_auto"),          # 16-18
+             ("election", "on_vote_req"), ("election", "on_vote"), ("lobby", "on_challenge"),  # 19-21
+             ("lobby", "on_confirm"), ("lobby", "on_refuse"), ("watch", "on_attest"),     # 22-24
+             ("deal", "on_contrib")))                                                       # 25
+# What a tick runs, by role and whether a game is on: (part, method); "" is the cup
+# (in play: the lobby's parts, then the game's).
+_MASTER_LOBBY = const((("election", "master_tick"), ("lobby", "master_tick"), ("sync", "master_tick")))
+_MASTER_PLAY = const((("election", "master_tick"), ("lobby", "master_tick"), ("sync", "master_tick"),
+                      ("rolls", "master_tick"), ("", "hidden_master_tick"), ("turns", "master_tick")))
+_PEER_LOBBY = const((("sync", "peer_tick"), ("election", "peer_tick"), ("deal", "peer_tick")))
+_PEER_PLAY = const((("sync", "peer_tick"), ("election", "peer_tick"), ("deal", "peer_tick"),
+                    ("rolls", "peer_tick"), ("hidden", "peer_tick")))
 
 
 class Cup:
@@ -414,7 +416,7 @@ class Cup:
             why = h(src, f)
             if why:   # a frame refused for what it claims (not the sender's seat, not our leader...)
                 self.errors[why] = self.errors.get(why, 0) + 1
-        except (OpError, IllegalAction):
+        except (tbl.OpError, IllegalAction):
             # authenticated, but the table or the engine refuses what it asks
             self.errors["refused"] = self.errors.get("refused", 0) + 1
         except Exception as e:  # noqa: BLE001 - a bug: raised in tests, survived on a cup

@@ -28,7 +28,6 @@ A two-cup table needs both cups for a majority: when one is cut off, both wait
 from ..engine import BID, SHAKE
 from . import table as tbl
 from . import wire
-from .table import NO_DIGEST
 from . import timing
 from .transport import BROADCAST
 
@@ -389,7 +388,7 @@ class Election:
         g = t.game
         if g is not None and t.phase == tbl.PLAYING and not (old == cup.me and cup.hidden.m is not None):
             need = g.need()   # (re-elected, we still hold our contribution: the round goes on)
-            if need == BID or (need == SHAKE and t.mc != NO_DIGEST):
+            if need == BID or (need == SHAKE and t.mc != tbl.NO_DIGEST):
                 cup.sync.commit(tbl.op_restart(tbl.RESTART_FAILOVER))
         self.heard_at = cup.now
         self._quorum(True)

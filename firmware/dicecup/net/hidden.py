@@ -24,7 +24,6 @@ from ..engine import BID, REVEAL, SHAKE
 from . import fair
 from . import table as tbl
 from . import wire
-from .table import NO_DIGEST, NO_ROOT, OpError
 from . import timing
 from .transport import BROADCAST
 from .kept import Kept
@@ -110,7 +109,7 @@ class HiddenDice:
             cup.emit_private("committed", ("round", d))
             if cup.is_master():
                 self.commits[seat] = d   # it goes into the round op, before any other digest
-            elif t.mc != NO_DIGEST:
+            elif t.mc != tbl.NO_DIGEST:
                 self._send_commit(seat, d)
             return True
         if w == "reroll":
@@ -129,7 +128,7 @@ class HiddenDice:
         """The player chose a reroll (alone, or right after the bid `action`): it goes
         out when the cup is shaken."""
         if self.mine() < 0 or not self.hand:
-            raise OpError("no dice of ours to reroll")
+            raise tbl.OpError("no dice of ours to reroll")
         self.reroll = (action, then)
 
     def _shake_reroll(self, entropy):
@@ -147,7 +146,7 @@ class HiddenDice:
         new = fair.shaken_root(cup.random_bytes(16), entropy)
         try:
             extra = reroll_extra(t, seat, rr, cur, new)
-        except OpError as e:
+        except tbl.OpError as e:
             cup.emit_local("rejected", (rr, str(e)))
             return
         self.kept.keep(self.rno(), [(gen, cur), (gen + 1, new)])
@@ -211,7 +210,7 @@ class HiddenDice:
         g = t.game
         need = g.need()
         if need == SHAKE:
-            if t.mc == NO_DIGEST:
+            if t.mc == tbl.NO_DIGEST:
                 mine = self.mine()
                 if mine >= 0 and g.dice[mine] and mine not in self.commits:
                     if self.roots():   # shaken as a peer
@@ -223,7 +222,7 @@ class HiddenDice:
             n = len(t.seats)
             waiting = [s for s in range(n) if g.dice[s] and not t.held >> s & 1 and s not in self.commits]
             if not waiting:
-                digests = [t.digests[s] if t.held >> s & 1 else self.commits.get(s, NO_DIGEST) for s in range(n)]
+                digests = [t.digests[s] if t.held >> s & 1 else self.commits.get(s, tbl.NO_DIGEST) for s in range(n)]
                 cup.sync.commit(tbl.op_seed(self.m, digests))
                 return now
             late = [s for s in waiting if now >= cup.watch.owed_by(s)]
@@ -253,7 +252,7 @@ class HiddenDice:
                 if s not in self.reveals:
                     self.reveals[s] = heard[s]
             missing = [s for s in range(len(t.seats)) if g.dice[s] and s not in self.reveals]
-            roots = [self.reveals.get(s, NO_ROOT) if g.dice[s] else NO_ROOT for s in range(len(t.seats))]
+            roots = [self.reveals.get(s, tbl.NO_ROOT) if g.dice[s] else tbl.NO_ROOT for s in range(len(t.seats))]
             if not missing:
                 cup.sync.commit(tbl.op_settle(roots))
                 return now
@@ -308,7 +307,7 @@ class HiddenDice:
         rno, seat, d = f.body
         cup = self.cup
         t = cup.table
-        if t is None or t.game is None or t.mc == NO_DIGEST or t.seed != NO_ROOT:
+        if t is None or t.game is None or t.mc == tbl.NO_DIGEST or t.seed != tbl.NO_ROOT:
             return
         if seat >= len(t.seats) or t.holders[seat] != f.sender:
             return "not-your-seat"
@@ -354,7 +353,7 @@ class HiddenDice:
         due = cup.watch.peer_tick(now)
         seat = self.mine()
         need = g.need()
-        if need == SHAKE and seat >= 0 and t.mc != NO_DIGEST and self.roots():
+        if need == SHAKE and seat >= 0 and t.mc != tbl.NO_DIGEST and self.roots():
             if now - self.last_commit >= timing.RESEND_MS:
                 self._send_commit(seat, fair.seat_digest(self.roots()[0][1], 0, g.dice[seat]))
             return _first(due, self.last_commit + timing.RESEND_MS)

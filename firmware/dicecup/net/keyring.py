@@ -14,11 +14,12 @@ and cached (at most 5 of them, ~200 bytes each), never on the per-frame path. Th
 is mirrored in flash, so a cup that rebooted checks and tags frames before it has the
 table's state again.
 """
+from micropython import const
 from .. import unload
 from . import wire
 from .transport import BROADCAST
 
-_X25519 = "dicecup.net.x25519"   # imported for a key pair or a pair key, then unloaded
+_X25519 = const("dicecup.net.x25519")   # imported for a key pair or a pair key, then unloaded
 
 
 class Keyring:

@@ -31,7 +31,6 @@ from micropython import const
 from .. import unload
 from . import table as tbl
 from . import wire
-from .table import Table
 from . import timing
 from .transport import BROADCAST
 
@@ -109,7 +108,7 @@ class Lobby:
         cup.election.new_table()
         cup.election.leader = 0
         cup.election.majority_at = cup.now
-        cup.table = Table()
+        cup.table = tbl.Table()
         self.sessions = {}
         self.gate = None
         cup.become_master()

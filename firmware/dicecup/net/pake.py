@@ -51,8 +51,8 @@ try:
 except ImportError:
     from .sha512 import sha512 as _sha512
 
-DSI = b"CPace255"
-DSI_ISK = b"CPace255_ISK"
+_DSI = const(b"CPace255")
+_DSI_ISK = const(b"CPace255_ISK")
 _S_IN_BYTES = const(128)          # SHA-512's input block
 _Y_LEN = const(32)
 _ISK_LEN = const(64)
@@ -92,7 +92,7 @@ def lv_cat(*args):
     return b"".join([prepend_len(a) for a in args])
 
 
-def generator_string(prs, ci, sid, dsi=DSI, s_in_bytes=_S_IN_BYTES):
+def generator_string(prs, ci, sid, dsi=_DSI, s_in_bytes=_S_IN_BYTES):
     """lv_cat(DSI, PRS, zero padding, CI, sid): the padding makes DSI and PRS fill
     the first hash block whatever the password's length."""
     zpad = max(0, s_in_bytes - 1 - len(prepend_len(prs)) - len(prepend_len(dsi)))
@@ -198,7 +198,7 @@ class Cpace:
             tr = transcript_ir(mine[:_Y_LEN], mine[_Y_LEN:], peer[:_Y_LEN], peer[_Y_LEN:])
         else:
             tr = transcript_ir(peer[:_Y_LEN], peer[_Y_LEN:], mine[:_Y_LEN], mine[_Y_LEN:])
-        h = _sha512(lv_cat(DSI_ISK, self.sid, k))
+        h = _sha512(lv_cat(_DSI_ISK, self.sid, k))
         h.update(tr)
         isk = h.digest()
         self._mac_key = _sha512(b"CPaceMac" + self.sid + isk).digest()

@@ -24,7 +24,6 @@ from . import fair
 from . import table as tbl
 from . import vouch
 from . import wire
-from .table import OpError
 from .timing import RETX_MS
 
 
@@ -47,7 +46,7 @@ def reroll_extra(table, seat, action, root, new_root):
                 aside.append(i)
                 break
         else:
-            raise OpError("not-your-dice")
+            raise tbl.OpError("not-your-dice")
     new = fair.seat_digest(new_root, gen + 1, n - len(aside))
     return (new + bytes((len(aside),)) + b"".join(bytes((i,)) + secrets[i] for i in aside)
             + b"".join(fair.commit(x) for x in secrets))
@@ -176,7 +175,7 @@ class Rolls:
                     if r["bid"] is not None:
                         cup.turns.commit_act(r["seat"], r["bid"])
                     cup.turns.commit_act(r["seat"], action, extra, r["w"], None, (r["of"], r["wv"]))
-                except OpError as e:
+                except tbl.OpError as e:
                     cup.rejected(r["seat"], action, str(e).split(": ")[-1])
             else:
                 mine = self._vouch(rid, r["seat"], r["d"]) if t.seats[r["seat"]] == cup.me else b""
@@ -256,7 +255,7 @@ class Rolls:
         self.rolls = {}
         try:
             cup.sync.commit(tbl.op_roll(seat, r["d"], r["w"], root, rid, r["rv"], cup.me, r["wv"]))
-        except OpError as e:
+        except tbl.OpError as e:
             cup.rejected(seat, 0x10000, str(e))
 
     def reset(self):

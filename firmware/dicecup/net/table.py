@@ -49,6 +49,12 @@ _OP_ANTE = const(13)
 OP_NAMES = ("", "join", "flags", "seats", "rules", "start", "round", "seed", "act", "settle",
             "restart", "master", "roll", "ante")
 
+# the method that applies each op, by op kind (OP_JOIN = 1 ...): names in a constant
+# tuple, inlined where used (a private const: defined before its first use), looked up
+# per op, rather than a dict built in RAM
+_APPLY = const((None, "_join", "_flags", "_seats", "_rules", "_start", "_round", "_seed", "_act", "_settle",
+                "_restart", "_master", "_roll", "_ante"))
+
 NO_DIGEST = bytes(12)
 NO_ROOT = bytes(16)
 _NAME_LEN = const(8)
@@ -706,11 +712,6 @@ class Table:
         if pos != len(data):
             raise OpError("trailing bytes in snapshot")
 
-
-# the method that applies each op, by op kind (OP_JOIN = 1 ...): names in a constant
-# tuple (flash when frozen), looked up per op, rather than a dict built in RAM
-_APPLY = (None, "_join", "_flags", "_seats", "_rules", "_start", "_round", "_seed", "_act", "_settle",
-          "_restart", "_master", "_roll", "_ante")
 
 
 # ----- op builders (the master's side) ------------------------------------------------

@@ -21,7 +21,6 @@ from . import fair
 from . import vouch
 from . import wire
 from ..engine.actions import kind
-from .table import NO_DIGEST, NO_ROOT, OpError
 from . import timing
 
 _RELAY_MS = const(1000)   # a cup holding every reveal passes them on to a leader that has not settled
@@ -70,7 +69,7 @@ class Watch:
         t = cup.table
         g = t.game
         need = g.need()
-        if need == SHAKE and t.mc != NO_DIGEST and t.seed == NO_ROOT:
+        if need == SHAKE and t.mc != tbl.NO_DIGEST and t.seed == tbl.NO_ROOT:
             owed = [s for s in range(len(t.seats)) if g.dice[s] and not t.held >> s & 1]
             what, heard = COMMITS, self.heard_c
             pending = [s for s in owed if s not in heard]
@@ -137,7 +136,7 @@ class Watch:
             what, mask = REVEALS, op[1]
             seats = 0
             for s in range(len(t.seats)):
-                if g.hidden(s) and op[2 + 16 * s:18 + 16 * s] == NO_ROOT:
+                if g.hidden(s) and op[2 + 16 * s:18 + 16 * s] == tbl.NO_ROOT:
                     seats |= 1 << s
         else:
             return None
@@ -260,7 +259,7 @@ class Watch:
                 mask |= 1 << m
         try:
             t.attested(mask, missing)
-        except OpError:
+        except tbl.OpError:
             return None
         return mask
 

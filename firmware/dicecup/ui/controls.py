@@ -52,7 +52,6 @@ from micropython import const
 from dicecup.engine import actions
 from dicecup.ui import bids, picking
 from dicecup.ui import keymap
-from dicecup.ui.keymap import Keymap
 
 # decisions
 NOTHING = const(0)
@@ -78,9 +77,9 @@ M_REROLL = const(4)
 M_KEEP = const(5)
 M_ROLL = const(6)
 M_BANK = const(7)
-MOVE_NAMES = ("", "bid", "challenge", "exact", "reroll", "keep", "roll", "bank")
+_MOVE_NAMES = const(("", "bid", "challenge", "exact", "reroll", "keep", "roll", "bank"))
 _SENT = (0, 0, actions.CHALLENGE, actions.EXACT, 0, 0, actions.ROLL_ANY, actions.BANK)  # moves sent as they are
-_PICK_KIND = (0, 0, 0, 0, 3, 2, 0, 0)  # picking.py's kind per move (M_BID: 0, with the bid)
+_PICK_KIND = const((0, 0, 0, 0, 3, 2, 0, 0))  # picking.py's kind per move (M_BID: 0, with the bid)
 
 BOARD4 = ("left", "ok", "right", "back")
 
@@ -117,7 +116,7 @@ class Controls:
     mask)`, or `command(cmd)` with the keymap's commands (a test, another input)."""
 
     def __init__(self, names=BOARD4, menu_size=0):
-        self.keys = Keymap(names)
+        self.keys = keymap.Keymap(names)
         self.menu_size = menu_size
         self.view = None
         self.focus = AT_MOVES

@@ -33,9 +33,7 @@ from dicecup.engine import RULES, rules_class
 from dicecup.ui import controls as ctl
 from dicecup.ui import lang as _lang
 from dicecup.ui import keymap
-from dicecup.ui.keymap import Keymap
 from dicecup.ui import screens
-from dicecup.ui.screens import Scene, draw
 
 PEEK_MS = const(3000)
 _TOAST_MS = const(2500)
@@ -47,15 +45,15 @@ GAME_MENU = ("menu_lang", "leave_table")
 HINT_MENU = ("menu_hint",) + GAME_MENU    # with hints on, in a bidding game
 
 # events that are a moment's toast: (kind, key, which field names a member/seat)
-_TOASTS = (("master", "master_is", "member"), ("away", "away", "member"), ("back", "back", "member"),
-           ("joined", "joined", "name"), ("left", "left", "member"), ("withheld", "withheld", "seat"))
+_TOASTS = const((("master", "master_is", "member"), ("away", "away", "member"), ("back", "back", "member"),
+                  ("joined", "joined", "name"), ("left", "left", "member"), ("withheld", "withheld", "seat")))
 
 
 class Ui:
     def __init__(self, names=ctl.BOARD4, lang="en"):
-        self.keys = Keymap(names)
+        self.keys = keymap.Keymap(names)
         self.controls = ctl.Controls(names, len(GAME_MENU))
-        self.sc = Scene(lang)
+        self.sc = screens.Scene(lang)
         self.sc.menu = MENU
         self.sc.screen = "menu"
         self.sc.controls = self.controls
@@ -260,7 +258,7 @@ class Ui:
         if parts and not self.dirty and not self.parts and buf is self._buf and parts & self._view == parts:
             screens.redraw(buf, sc, parts)
             return self._name
-        name = draw(buf, sc)
+        name = screens.draw(buf, sc)
         self._buf = buf
         self._name = name
         self._view = screens.in_view(sc, name)
