@@ -151,9 +151,6 @@ class Bus:
     def listen(self, fn, private=False):
         self.listeners.append((fn, PRIVATE if private else LOCAL))
 
-    def unlisten(self, fn):
-        self.listeners = [x for x in self.listeners if x[0] is not fn]
-
     def wanted(self, scope=PUBLIC):
         """Whether anybody listens at this scope (else no event need be built)."""
         for fn, top in self.listeners:

@@ -24,10 +24,6 @@ _SHORT = const('"\\\n\r\t\b\f')       # the characters with a short escape: \" \
 _SHORT_AS = const('"\\nrtbf')
 
 
-def _plain(c):
-    return 0x20 <= c < 0x7F and c != 0x22 and c != 0x5C
-
-
 def string(s, out):
     """Write one JSON string."""
     out('"')
@@ -37,7 +33,7 @@ def string(s, out):
     while i < n:
         ch = s[i]
         c = ord(ch)
-        if _plain(c):
+        if 0x20 <= c < 0x7F and c != 0x22 and c != 0x5C:   # plain: as it is
             i += 1
             continue
         if i > start:

@@ -392,9 +392,6 @@ class Cup:
     def seat_input(self, ftype, body):
         self.seat_part.send_input(ftype, body)
 
-    def seat_clear(self):
-        self.seat_part.clear()
-
     # ----- frames in, the clock -----------------------------------------------------------
     def on_frame(self, src, data, now):
         """One frame from the radio. Refused frames are counted and dropped."""

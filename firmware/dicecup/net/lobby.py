@@ -189,16 +189,12 @@ class Lobby:
         if s is not None and s.mid is None:
             self.gate.failed(cup.now, "join-abandoned")   # its joiner started again
         body = (nonce, cp.message()[:32], mine, cp.confirm_tag())
-        self._drop_old()
+        while len(self.sessions) >= _SESSIONS:     # room for it: the oldest session goes
+            old = min(self.sessions, key=lambda a: self.sessions[a].at)
+            if self.sessions.pop(old).mid is None:
+                self.gate.failed(cup.now, "join-abandoned")
         self.sessions[src] = _Session(nonce, cp, isk, self.gate.start(cup.now), cup.now, pk, name, body)
         cup.send(src, wire.CHALLENGE, body)
-
-    def _drop_old(self):
-        while len(self.sessions) >= _SESSIONS:
-            src = min(self.sessions, key=lambda a: self.sessions[a].at)
-            s = self.sessions.pop(src)
-            if s.mid is None:
-                self.gate.failed(self.cup.now, "join-abandoned")
 
     def _settle(self):
         """Unload CPace once no session holds one (JOIN_MODULES)."""

@@ -124,7 +124,7 @@ class Rolls:
             if rid == t.version:
                 continue
             r = self.rolls.pop(rid)
-            cup.seat_clear()
+            cup.seat_part.clear()
             g = t.game
             seat = cup.seat()
             if g is not None and g.to_act() == seat and g.need() in (ROLL, BANK_OR_ROLL) \

@@ -159,16 +159,11 @@ def in_view(sc, name):
 def redraw(buf, sc, parts):
     """Draw only `parts` of the screen (bits `in_view` gave for it): what a whole draw()
     of `sc` gives there, the rest of buf left as it is."""
-    if parts & DICE:
-        _turn_dice(buf, sc)
+    if parts & DICE:   # my dice under the cup turned up (sc.peek) or down: their face boxes only
+        _cup_dice(buf, sc, dice.turn)
     if parts & MOVES:
         fb.fill_rect(buf, 0, 56, 128, 8, 0)
         _moves(buf, sc, sc.controls)
-
-
-def _turn_dice(buf, sc):
-    # my dice under the cup turned up (sc.peek) or down: their face boxes only
-    _cup_dice(buf, sc, dice.turn)
 
 
 def _cup_dice(buf, sc, paint):
