@@ -157,7 +157,13 @@ class Cup:
         self.sync.new_leader()
         self.seat_part.clear()
         if forget:
-            self.hidden.reset_master()
+            # the round's books go, but not the dice we rolled for others (hidden.held):
+            # a call after this still asks us for them
+            h = self.hidden
+            h.m = None
+            h.commits = {}
+            h.reveals = {}
+            h.held_next = {}
             self.rolls.reset()
 
     def master_addr(self):
@@ -259,7 +265,8 @@ class Cup:
             self.count("key-changed")   # a member's key is not the one we know: ours is kept
         if self.role == self.NONE or self.role == self.CANDIDATE:
             self.role = self.PEER
-        self.election.reset_peer_clock()
+        e = self.election
+        e.last_master = e.heard_at = self.now     # the master's clock starts now
         if self.bus.wanted(LOCAL):
             self.emit_local("snapshot", (data, None))
         self.hidden.resynced()

@@ -151,10 +151,6 @@ class Election:
             self.quorum = ok
             self.cup.emit_local("quorum", (ok,))
 
-    def reset_peer_clock(self):
-        self.last_master = self.cup.now
-        self.heard_at = self.cup.now
-
     def leader_addr(self):
         """The address of the leader of our current term, when it is not the replica's master."""
         t = self.cup.table

@@ -313,7 +313,7 @@ class HiddenDice:
             return "not-your-seat"
         if rno != t.game.round & 0xFFFF:
             return
-        cup.watch.commit_heard(seat, d)
+        cup.watch.heard_c.setdefault(seat, d)   # the first commitment heard stands
         if cup.is_master() and seat not in self.commits:
             self.commits[seat] = d   # the first commitment stands
 
@@ -334,14 +334,6 @@ class HiddenDice:
         if cup.is_master() and seat not in self.reveals:
             self.reveals[seat] = root   # the first stands: one that does not match is a cheat
         cup.watch.reveal_heard(seat, root)
-
-    def reset_master(self):
-        """Stepping down: the round's books go, but not the dice we rolled for others
-        (`held`): a call after this still asks us for them."""
-        self.m = None
-        self.commits = {}
-        self.reveals = {}
-        self.held_next = {}
 
     # ----- a peer ------------------------------------------------------------------------
     def peer_tick(self, now):

@@ -41,10 +41,6 @@ class Watch:
         self.attests = {}      # leader: (round, what) -> {member: seats it attests}
 
     # ----- what this cup hears ---------------------------------------------------------
-    def commit_heard(self, seat, d):
-        if seat not in self.heard_c:
-            self.heard_c[seat] = d
-
     def reveal_heard(self, seat, root):
         t = self.cup.table
         if fair.seat_digest(root, t.gens[seat], t.game.hidden(seat)) == t.digests[seat]:

@@ -171,26 +171,18 @@ def _cup_dice(buf, sc, paint):
     (dice.draw, or dice.turn for their face boxes alone); returns the x after them."""
     v = sc.view
     hand = v.hand
-    x = _strip_x(v, _under_cup(v))
-    for i in range(_under_cup(v)):
-        paint(buf, _hidden_face(sc, hand, i), x, _BAND, dice.SMALL)
+    n = _under_cup(v)
+    aside = v.aside[v.seat] if v.aside else ()
+    x = 128 - (n + len(aside)) * _PITCH + 1    # flush right
+    up = sc.peek and hand
+    for i in range(n):
+        paint(buf, _face(sc, hand[i]) if up else dice.HIDDEN, x, _BAND, dice.SMALL)
         x += _PITCH
     return x
 
 
 def _under_cup(v):
     return len(v.hand) if v.hand else v.hidden
-
-
-def _strip_x(v, n):
-    aside = v.aside[v.seat] if v.aside else ()
-    return 128 - (n + len(aside)) * _PITCH + 1    # flush right
-
-
-def _hidden_face(sc, hand, i):
-    if sc.peek and hand:
-        return _face(sc, hand[i])
-    return dice.HIDDEN
 
 
 def _my_dice(buf, sc):
