@@ -170,7 +170,10 @@ class Cup:
         t = self.table
         if t is None or t.master >= len(t.members):
             return self.lobby.master_hint or BROADCAST
-        return self.election.leader_addr() or t.members[t.master].addr
+        lead = self.election.leader     # the leader of our term, when not the replica's master
+        if lead is not None and lead != t.master and lead < len(t.members):
+            return t.members[lead].addr
+        return t.members[t.master].addr
 
     def present_peers(self):
         t = self.table
@@ -211,17 +214,14 @@ class Cup:
         """fn(event) for every public and local event (and private ones if asked)."""
         self.bus.listen(fn, private)
 
-    def _meta(self):
-        t = self.table
-        return (self.keys.tid or 0, t.term if t else 0, t.version if t else 0)
-
     def emit_local(self, kind, values, scope=LOCAL):
         bus = self.bus
         if not bus.wanted(scope):
             return
-        tid, term, ver = self._meta()
+        t = self.table
         bus.count += 1
-        bus.emit(Event(kind, values, tid, term, ver, bus.count, self.now, scope))
+        bus.emit(Event(kind, values, self.keys.tid or 0, t.term if t else 0, t.version if t else 0, bus.count,
+                       self.now, scope))
 
     def emit_private(self, kind, values):
         self.emit_local(kind, values, PRIVATE)

@@ -151,13 +151,6 @@ class Election:
             self.quorum = ok
             self.cup.emit_local("quorum", (ok,))
 
-    def leader_addr(self):
-        """The address of the leader of our current term, when it is not the replica's master."""
-        t = self.cup.table
-        if self.leader is None or self.leader == t.master or self.leader >= len(t.members):
-            return None
-        return t.members[self.leader].addr
-
     # ----- the leader -------------------------------------------------------------------
     def heartbeat(self):
         cup = self.cup

@@ -333,7 +333,8 @@ class HiddenDice:
             return
         if cup.is_master() and seat not in self.reveals:
             self.reveals[seat] = root   # the first stands: one that does not match is a cheat
-        cup.watch.reveal_heard(seat, root)
+        if fair.seat_digest(root, t.gens[seat], t.game.hidden(seat)) == t.digests[seat]:
+            cup.watch.heard_r[seat] = root     # heard: the watch no longer waits for it
 
     # ----- a peer ------------------------------------------------------------------------
     def peer_tick(self, now):

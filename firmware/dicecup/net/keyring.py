@@ -85,12 +85,6 @@ class Keyring:
         self.set_roster(ros)
         return refused
 
-    def mid_of(self, addr):
-        for mid, e in self.roster.items():
-            if e[0] == addr:
-                return mid
-        return None
-
     # ----- pairwise keys -----------------------------------------------------------------
     def pair(self, me, mid):
         """k_{me,mid}; FrameError('unknown-sender') for a member without a key."""
@@ -113,9 +107,11 @@ class Keyring:
         """(member id, key) for a frame to `dest`: its member, or every other member
         for a broadcast (or an address not in the roster)."""
         if dest != BROADCAST:
-            mid = self.mid_of(dest)
-            if mid is not None and mid != me:
-                return [(mid, self.pair(me, mid))]
+            for mid, e in self.roster.items():
+                if e[0] == dest:
+                    if mid != me:
+                        return [(mid, self.pair(me, mid))]
+                    break
         out = []
         for mid in sorted(self.roster):
             if mid != me:

@@ -247,19 +247,6 @@ class Lobby:
         cup.sync.acks[s.mid] = 0
         cup.election.seen[s.mid] = cup.now
 
-    def _expire(self, now):
-        acks = self.cup.sync.acks
-        for src in list(self.sessions):
-            s = self.sessions[src]
-            if s.mid is None and now - s.at >= timing.SESSION_MS:
-                del self.sessions[src]
-                self.gate.failed(now, "join-expired")
-            elif s.mid is not None and (now - s.at >= _DONE_MS or acks.get(s.mid, 0) > 0):
-                # done: kept DONE_MS for a lost welcome, or until the member acknowledges
-                # the table's ops (it has its welcome: welcome() set its ack back to 0)
-                del self.sessions[src]
-        self._settle()
-
     def on_leave(self, src, f):
         cup = self.cup
         if not cup.is_master():
@@ -273,7 +260,17 @@ class Lobby:
         cup = self.cup
         t = cup.table
         if self.sessions:
-            self._expire(now)
+            acks = cup.sync.acks
+            for src in list(self.sessions):
+                s = self.sessions[src]
+                if s.mid is None and now - s.at >= timing.SESSION_MS:
+                    del self.sessions[src]
+                    self.gate.failed(now, "join-expired")
+                elif s.mid is not None and (now - s.at >= _DONE_MS or acks.get(s.mid, 0) > 0):
+                    # done: kept DONE_MS for a lost welcome, or until the member acknowledges
+                    # the table's ops (it has its welcome: welcome() set its ack back to 0)
+                    del self.sessions[src]
+            self._settle()
         g = self.gate
         if g is not None and t.phase == tbl.PLAYING and not self.sessions and not g.started and not g.failures \
                 and g.locked_until is None:

@@ -364,18 +364,15 @@ class Sync:
         updates it brought (net/pump.py ticks the cup right after the frames)."""
         self.ack_due = True
 
-    def _send_ack(self):
-        cup = self.cup
-        t = cup.table
-        self.ack_due = False
-        if t is not None and not cup.is_master() and cup.me is not None:
-            cup.send(cup.master_addr(), wire.ACK, (t.term, t.version, cup.election.term))
-            self.last_ack = cup.now
-
     def peer_tick(self, now):
         due = self.last_ack + timing.KEEPALIVE_MS
         if self.ack_due or now >= due:
-            self._send_ack()
+            self.ack_due = False
+            cup = self.cup
+            t = cup.table
+            if t is not None and not cup.is_master() and cup.me is not None:
+                cup.send(cup.master_addr(), wire.ACK, (t.term, t.version, cup.election.term))
+                self.last_ack = cup.now
             due = now + timing.KEEPALIVE_MS
         if self.resync and now - self.last_hello >= timing.HELLO_MS:
             self.hello(self.cup.master_addr())

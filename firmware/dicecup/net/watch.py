@@ -41,11 +41,6 @@ class Watch:
         self.attests = {}      # leader: (round, what) -> {member: seats it attests}
 
     # ----- what this cup hears ---------------------------------------------------------
-    def reveal_heard(self, seat, root):
-        t = self.cup.table
-        if fair.seat_digest(root, t.gens[seat], t.game.hidden(seat)) == t.digests[seat]:
-            self.heard_r[seat] = root
-
     def owed_by(self, seat):
         """When a seat's commitment is late: at once for a cup that left, after AWAY_MS
         for one that is away, else after the long wait on a broken cup."""
