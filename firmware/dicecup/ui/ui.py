@@ -371,7 +371,11 @@ class Ui:
         if item == "table_start":
             return [("start",)]
         if item == "table_add_bot":
-            return [("bot", self._bot_name(), sc.bot_level)]
+            names = [self._member(m) for m in self._seated()]
+            k = 1                           # the first "bot k" not taken
+            while _lang.t("bot_name", "en", k) in names:
+                k += 1
+            return [("bot", _lang.t("bot_name", "en", k), sc.bot_level)]
         if item == "table_bot_level":       # ok steps through the levels this cup has
             from dicecup import players
             kinds = players.available()
@@ -460,13 +464,6 @@ class Ui:
             if o[0] == name:
                 return o[1]
         return ()
-
-    def _bot_name(self):
-        names = [self._member(m) for m in self._seated()]
-        k = 1
-        while _lang.t("bot_name", "en", k) in names:
-            k += 1
-        return _lang.t("bot_name", "en", k)
 
     def _last_bot(self):
         lb = self.lobby
