@@ -84,16 +84,12 @@ from .engine import RULES, IllegalAction, new_game
 from .events import LOCAL
 from .net import table
 
-FRAME_MS = const(50)         # the screen looks this often without input (its timeouts)
-BATTERY_MS = const(30000)    # battery sampling
-LOW_PCT = const(10)          # low battery below this
 IDLE_MS = 120000             # no game and nobody acting this long: idle
 IDLE_POLL_MS = const(500)    # idle: the radio is polled at most this often
 WAKE_POLL_MS = const(200)    # idle: how often the accelerometer's wake latch is read
 _RADIO_MS = const(10)         # the longest the radio waits while awake (as net/link.py)
 _LOBBY_MS = const(500)        # tables heard are looked at this often
 _RESTART_MS = const(200)      # a task that raised starts again after this
-ACTIVE_MG = const(80)        # a sample this far from the previous one is the cup moving
 
 
 class Lobby:

@@ -38,7 +38,7 @@ raised; on a cup (`strict=False`) it is counted ("internal"), reported as an eve
 from micropython import const
 from ..engine import IllegalAction
 from ..engine.actions import kind
-from ..events import LOCAL, PRIVATE, PUBLIC, Bus, Event
+from .. import events as evm
 from ..settings import waits as _waits
 from . import table as tbl
 from . import wire
@@ -122,7 +122,7 @@ class Cup:
         self.dead = False
         self.table = None           # our replica of the table (net/table.py)
         self.role = self.NONE
-        self.bus = Bus()
+        self.bus = evm.Bus()
         self.budget = Budget()
         self.counts = {"races": 0, "retransmits": 0, "rejects": 0, "resyncs": 0, "budget": 0}
         self.errors = {}            # refusals and errors by code
@@ -214,24 +214,24 @@ class Cup:
         """fn(event) for every public and local event (and private ones if asked)."""
         self.bus.listen(fn, private)
 
-    def emit_local(self, kind, values, scope=LOCAL):
+    def emit_local(self, kind, values, scope=evm.LOCAL):
         bus = self.bus
         if not bus.wanted(scope):
             return
         t = self.table
         bus.count += 1
-        bus.emit(Event(kind, values, self.keys.tid or 0, t.term if t else 0, t.version if t else 0, bus.count,
+        bus.emit(evm.Event(kind, values, self.keys.tid or 0, t.term if t else 0, t.version if t else 0, bus.count,
                        self.now, scope))
 
     def emit_private(self, kind, values):
-        self.emit_local(kind, values, PRIVATE)
+        self.emit_local(kind, values, evm.PRIVATE)
 
     def applied(self, name, events, info, op):
         """An op was applied to our replica: every part's own follow-up now; its public
         events wait until the table has committed it (net/sync.py)."""
         t = self.table
         bus = self.bus
-        if bus.listeners and bus.wanted(PUBLIC):
+        if bus.listeners and bus.wanted(evm.PUBLIC):
             self.sync.hold(t.version, name, events, op, t.digest_of())
         if name == "join" and self.keys.ring.learn(t):
             self.count("key-changed")
@@ -254,9 +254,9 @@ class Cup:
             term = self.table.term
         i = 0
         for e in events:
-            bus.emit(Event(e[0], e[1:], tid, term, version, i, self.now))
+            bus.emit(evm.Event(e[0], e[1:], tid, term, version, i, self.now))
             i += 1
-        bus.emit(Event("op", (name, op, state), tid, term, version, i, self.now))
+        bus.emit(evm.Event("op", (name, op, state), tid, term, version, i, self.now))
 
     def resynced(self, table, data):
         """A snapshot replaced our replica."""
@@ -267,7 +267,7 @@ class Cup:
             self.role = self.PEER
         e = self.election
         e.last_master = e.heard_at = self.now     # the master's clock starts now
-        if self.bus.wanted(LOCAL):
+        if self.bus.wanted(evm.LOCAL):
             self.emit_local("snapshot", (data, None))
         self.hidden.resynced()
 
@@ -395,9 +395,6 @@ class Cup:
 
     def rejects(self):
         return self.seat_part.rejects
-
-    def seat_input(self, ftype, body):
-        self.seat_part.send_input(ftype, body)
 
     # ----- frames in, the clock -----------------------------------------------------------
     def on_frame(self, src, data, now):

@@ -102,7 +102,7 @@ class Rolls:
             self.kept = (rid, root)
             cup.emit_private("committed", ("roll", d))
         if not cup.is_master():
-            cup.seat_input(wire.ROLLC, (rid, seat, d, self._vouch(rid, seat, d)))
+            cup.seat_part.send_input(wire.ROLLC, (rid, seat, d, self._vouch(rid, seat, d)))
 
     def _vouch(self, rid, seat, d):
         """This cup's vouch for its roll's commitment (every cup checks it in the op)."""
@@ -133,7 +133,8 @@ class Rolls:
                 self.rolls = {t.version: r}
                 cup.flash.put_roll(t.version, r["root"])
                 self.kept = (t.version, r["root"])
-                cup.seat_input(wire.ROLLC, (t.version, r["seat"], r["d"], self._vouch(t.version, r["seat"], r["d"])))
+                cup.seat_part.send_input(wire.ROLLC, (t.version, r["seat"], r["d"],
+                                                      self._vouch(t.version, r["seat"], r["d"])))
         return None
 
     # ----- the master -----------------------------------------------------------------
@@ -241,7 +242,7 @@ class Rolls:
         r["w"] = w
         r["of"] = f.sender   # (if we lead next, the roll goes on with this witness's nonce)
         r["wv"] = wv
-        cup.seat_input(wire.ROLLR, (rid, r["seat"], r["root"]))
+        cup.seat_part.send_input(wire.ROLLR, (rid, r["seat"], r["root"]))
 
     def on_rollr(self, src, f):
         rid, seat, root = f.body

@@ -45,7 +45,7 @@ class Turns:
             mine = vouch.pack(self._vouch(seat, base, action, b"")) + body
         else:
             mine = vouch.pack(self._vouch(seat, base, action, extra)) + extra
-        cup.seat_input(wire.ACTION, (seat, action, base, mine))
+        cup.seat_part.send_input(wire.ACTION, (seat, action, base, mine))
 
     def _vouch(self, seat, base, action, extra):
         cup = self.cup
