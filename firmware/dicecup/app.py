@@ -82,18 +82,14 @@ from micropython import const
 
 from .engine import RULES, IllegalAction, new_game
 from .events import LOCAL
-from .net.table import HINTS, PLAYING
+from .net import table
 
-FRAME_MS = const(50)         # the screen looks this often without input (its timeouts)
-BATTERY_MS = const(30000)    # battery sampling
-LOW_PCT = const(10)          # low battery below this
 IDLE_MS = 120000             # no game and nobody acting this long: idle
 IDLE_POLL_MS = const(500)    # idle: the radio is polled at most this often
 WAKE_POLL_MS = const(200)    # idle: how often the accelerometer's wake latch is read
-RADIO_MS = const(10)         # the longest the radio waits while awake (as net/link.py)
-LOBBY_MS = const(500)        # tables heard are looked at this often
-RESTART_MS = const(200)      # a task that raised starts again after this
-ACTIVE_MG = const(80)        # a sample this far from the previous one is the cup moving
+_RADIO_MS = const(10)         # the longest the radio waits while awake (as net/link.py)
+_LOBBY_MS = const(500)        # tables heard are looked at this often
+_RESTART_MS = const(200)      # a task that raised starts again after this
 
 
 class Lobby:
@@ -145,7 +141,7 @@ def options_bits(rules, options):
         return 0
     if isinstance(options, int):
         return options
-    hints = HINTS if options.get("hints") else 0    # the table's, not the engine's
+    hints = table.HINTS if options.get("hints") else 0    # the table's, not the engine's
     options = dict([(k, v) for k, v in options.items() if k != "hints"])
     return new_game(rules, 1 if rules == "dixmille" else 2, options, opener=0).opts | hints
 
@@ -243,7 +239,7 @@ class App:
         """After events: the view and, when it changed, the lobby. The lobby is also
         looked at every LOBBY_MS (tables heard come and go without events)."""
         if not self.changed:
-            if now is None or now - self._lobby_at < LOBBY_MS:
+            if now is None or now - self._lobby_at < _LOBBY_MS:
                 return
             self._lobby_at = now
             self.push_lobby()
@@ -290,7 +286,7 @@ class App:
                 self.t.set_hub(master)   # BLE: the master is the hub of the star
             self._master = master
         except Exception as e:  # noqa: BLE001 - the radio loop never dies
-            self.due = now + RADIO_MS
+            self.due = now + _RADIO_MS
             self.internal("radio", e)
         try:
             self.push(now)
@@ -394,7 +390,7 @@ class App:
     # ----- idle ---------------------------------------------------------------------------
     def game_on(self):
         t = self.cup.table
-        return t is not None and t.game is not None and t.phase == PLAYING
+        return t is not None and t.game is not None and t.phase == table.PLAYING
 
     def activity(self):
         self.active_at = self.clock()
@@ -442,8 +438,8 @@ class App:
             wait = self.due - now
             return IDLE_POLL_MS if wait < IDLE_POLL_MS else wait
         wait = self.due - now
-        if wait > RADIO_MS:
-            return RADIO_MS
+        if wait > _RADIO_MS:
+            return _RADIO_MS
         return 1 if wait < 1 else wait
 
     # ----- running ------------------------------------------------------------------------
@@ -456,7 +452,7 @@ class App:
             except Exception as e:  # noqa: BLE001 - CancelledError is a BaseException
                 self.restarts[name] = self.restarts.get(name, 0) + 1
                 self.internal("task " + name, e)
-                await self.sleep(RESTART_MS)
+                await self.sleep(_RESTART_MS)
 
     def start(self, tasks=None):
         """Create the tasks (app_tasks.NAMES unless given: the coroutine functions of

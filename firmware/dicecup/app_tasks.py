@@ -6,13 +6,18 @@ through `app.clock()`, so the host runs them on a simulated clock.
 """
 from micropython import const
 
-from .app import ACTIVE_MG, BATTERY_MS, FRAME_MS, LOW_PCT, WAKE_POLL_MS
+from .app import WAKE_POLL_MS
+
+_FRAME_MS = const(50)       # the screen looks this often without input (its timeouts)
+_BATTERY_MS = const(30000)  # battery sampling
+_LOW_PCT = const(10)        # low battery below this
+_ACTIVE_MG = const(80)      # a sample this far from the previous one is the cup moving
 
 _BUSY_MS = const(5)    # buttons: poll this often while one is down or bouncing
 _IDLE_BTN_MS = const(20)   # ...and this often without a ThreadSafeFlag (CPython)
 PUSH_GAP_MS = const(20)    # the screen: at most one push this often (see screen())
-HEAL_MS = const(1000)      # ...and one page re-sent this often when nothing changed
-SERIAL_MS = const(250)     # serial: the host's requests looked at this often
+_HEAL_MS = const(1000)      # ...and one page re-sent this often when nothing changed
+_SERIAL_MS = const(250)     # serial: the host's requests looked at this often
 
 
 async def radio(app):
@@ -80,8 +85,8 @@ async def motion(app):
         x = round(x * 1000)
         y = round(y * 1000)
         z = round(z * 1000)
-        if px is not None and (abs(x - px) > ACTIVE_MG or abs(y - py) > ACTIVE_MG
-                               or abs(z - pz) > ACTIVE_MG):
+        if px is not None and (abs(x - px) > _ACTIVE_MG or abs(y - py) > _ACTIVE_MG
+                               or abs(z - pz) > _ACTIVE_MG):
             app.activity()
         px = x
         py = y
@@ -113,7 +118,7 @@ async def _watch(app, acc, detector):
 async def screen(app):
     """Draw when the UI says something changed, as soon as the app hands the UI input
     (a button, an event, a view: App.nudge sets `app.screen_due`) and at least every
-    FRAME_MS for the UI's own timeouts; each frame pushes only the changed pages
+    _FRAME_MS for the UI's own timeouts; each frame pushes only the changed pages
     (hw/display.py push). Nothing while idle (display off).
 
     A press after a quiet moment shows at once. Pushes are at least PUSH_GAP_MS apart,
@@ -149,7 +154,7 @@ async def screen(app):
                         d.push()
                         app.frames += 1
                         last = app.clock()
-                elif now - healed >= HEAL_MS:
+                elif now - healed >= _HEAL_MS:
                     healed = now
                     d.heal()
             await due.wait()
@@ -159,14 +164,14 @@ async def screen(app):
 
 
 async def _frames(app, due):
-    # the screen task's clock: it looks every FRAME_MS even with no input
+    # the screen task's clock: it looks every _FRAME_MS even with no input
     while app.running:
-        await app.sleep(FRAME_MS)
+        await app.sleep(_FRAME_MS)
         due.set()
 
 
 async def battery(app):
-    """The battery's charge every BATTERY_MS; the UI hears of changes."""
+    """The battery's charge every _BATTERY_MS; the UI hears of changes."""
     b = app.board
     if b is None or b.battery_pin is None:
         return
@@ -175,12 +180,12 @@ async def battery(app):
         v = battery_volts(b)
         if v is not None:
             pct = battery_percent(b, v)
-            low = pct < LOW_PCT
+            low = pct < _LOW_PCT
             if pct != app.battery_pct or low != app.low_battery:
                 app.battery_pct = pct
                 app.low_battery = low
                 app.push_status()
-        await app.sleep(BATTERY_MS)
+        await app.sleep(_BATTERY_MS)
 
 
 async def serial(app):
@@ -193,7 +198,7 @@ async def serial(app):
         while line is not None:
             app.log.heard(line)
             line = app.inp()
-        await app.sleep(SERIAL_MS)
+        await app.sleep(_SERIAL_MS)
 
 
 NAMES = ("radio", "buttons", "motion", "screen", "battery", "serial")

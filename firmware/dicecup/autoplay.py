@@ -9,16 +9,17 @@ when its player has not acted for a long while (net/seat.py).
     p = Autoplayer(rng, think_ms=250, shake_ms=10000)
     due = p.step(cup, now)     # call often; returns when it next wants to be asked
 """
+from micropython import const
 from . import bots
 from .engine import BANK_OR_ROLL, BID, KEEP
 from .engine.actions import kind
 
-THINK_MS = 250
+_THINK_MS = const(250)
 DECIDE = (BID, KEEP, BANK_OR_ROLL)
 
 
 class Autoplayer:
-    def __init__(self, rng, think_ms=THINK_MS, shake_ms=0, player=True):
+    def __init__(self, rng, think_ms=_THINK_MS, shake_ms=0, player=True):
         self.rng = rng
         self.think_ms = think_ms
         self.shake_ms = shake_ms

@@ -7,6 +7,7 @@ The Dix mille bot keeps the best dice and banks by a simple risk rule. Small on
 purpose: it runs on the cup. `rng` needs only `randrange(n)`; the same view and the
 same rng state give the same choice.
 """
+from micropython import const
 from .engine.actions import BANK, CHALLENGE, EXACT, ROLL_ANY, reroll as _reroll, unpack
 
 
@@ -22,9 +23,9 @@ def _expected6(view, f):
 
 # Thresholds in sixths of a die, for a boldness of 0.6 die: exact when |e - q| < 0.3,
 # challenge when e < q - 0.6, a bid is good when e >= q - 0.4.
-_EXACT6 = 1      # |6e - 6q| <= 1   (< 1.8)
-_CHALLENGE6 = 4  # 6e <= 6q - 4     (< 6q - 3.6)
-_GOOD6 = 2       # 6e >= 6q - 2     (>= 6q - 2.4)
+_EXACT6 = const(1)      # |6e - 6q| <= 1   (< 1.8)
+_CHALLENGE6 = const(4)  # 6e <= 6q - 4     (< 6q - 3.6)
+_GOOD6 = const(2)       # 6e >= 6q - 2     (>= 6q - 2.4)
 
 
 def _bluffing(view, rng):

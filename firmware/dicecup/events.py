@@ -17,6 +17,8 @@ Listeners are the seams: the serial JSON log, the screens, the host's narration 
 the benchmarks each subscribe; nothing parses log text back into events.
 """
 
+from micropython import const
+
 PUBLIC = 0
 LOCAL = 1
 PRIVATE = 2
@@ -82,8 +84,8 @@ KINDS = (
 )
 
 # the kinds that are not PUBLIC (scope_of)
-_LOCAL = ("link", "quorum", "join_failed", "shake", "remind", "rejected", "internal", "forged", "snapshot")
-_PRIVATE = ("dice", "committed")
+_LOCAL = const(("link", "quorum", "join_failed", "shake", "remind", "rejected", "internal", "forged", "snapshot"))
+_PRIVATE = const(("dice", "committed"))
 
 
 class Event:
@@ -148,9 +150,6 @@ class Bus:
 
     def listen(self, fn, private=False):
         self.listeners.append((fn, PRIVATE if private else LOCAL))
-
-    def unlisten(self, fn):
-        self.listeners = [x for x in self.listeners if x[0] is not fn]
 
     def wanted(self, scope=PUBLIC):
         """Whether anybody listens at this scope (else no event need be built)."""

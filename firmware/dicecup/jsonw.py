@@ -11,6 +11,8 @@ Plain ASCII runs of a string go out as one slice, not character by character.
 """
 
 
+from micropython import const
+
 class Obj:
     """A JSON object with its keys in a fixed order."""
 
@@ -18,12 +20,8 @@ class Obj:
         self.pairs = pairs
 
 
-_SHORT = '"\\\n\r\t\b\f'       # the characters with a short escape: \" \\ \n \r \t \b \f
-_SHORT_AS = '"\\nrtbf'
-
-
-def _plain(c):
-    return 0x20 <= c < 0x7F and c != 0x22 and c != 0x5C
+_SHORT = const('"\\\n\r\t\b\f')       # the characters with a short escape: \" \\ \n \r \t \b \f
+_SHORT_AS = const('"\\nrtbf')
 
 
 def string(s, out):
@@ -35,7 +33,7 @@ def string(s, out):
     while i < n:
         ch = s[i]
         c = ord(ch)
-        if _plain(c):
+        if 0x20 <= c < 0x7F and c != 0x22 and c != 0x5C:   # plain: as it is
             i += 1
             continue
         if i > start:

@@ -23,7 +23,7 @@ from those ops with the same engine, so none is lost, and drops what it already 
 from binascii import hexlify
 
 from . import jsonw
-from .events import LOCAL, PRIVATE
+from . import events
 
 
 def _value(v, out):
@@ -52,13 +52,13 @@ class SerialLog:
         self.lines = 0
 
     def __call__(self, ev):
-        if ev.scope == PRIVATE:
+        if ev.scope == events.PRIVATE:
             return
         try:
             w = self.write
             cup = self.cup
             me = cup.me if cup.me is not None else -1
-            if ev.scope == LOCAL:
+            if ev.scope == events.LOCAL:
                 w('{"k":"%s","tb":%d,"tm":%d,"v":%d,"boot":%d,"n":%d,"t":%d,"cup":%d' % (
                     ev.kind, ev.table, ev.term, ev.version, cup.boot, ev.index, ev.t, me))
             else:

@@ -79,13 +79,3 @@ def describe(action):
     if k in ("roll", "keep", "reroll"):
         return k + "".join(" %d" % f for f in faces_of(action))
     return k or "?%d" % action
-
-
-def to_json(action):
-    """JSON-able list: ['bid', q, f], ['keep', [faces]], ['challenge']..."""
-    k = kind(action)
-    if k == "bid":
-        return [k, action >> 3, action & 7]
-    if k in ("roll", "keep", "reroll"):
-        return [k, faces_of(action)]
-    return [k]

@@ -24,10 +24,10 @@ OVER = const(3)    # one seat alone holds dice
 NORMAL = const(0)
 SPECIAL = const(1)  # perudo palifico, menteur one-die round
 
-START_DICE = const(5)
-FORMAT = const(1)   # serialised state format, in the first byte's high nibble
+_START_DICE = const(5)
+_FORMAT = const(1)   # serialised state format, in the first byte's high nibble
 
-PHASES = ("roll", "bid", "reveal", "over")
+_PHASES = const(("roll", "bid", "reveal", "over"))
 _FACES = {1, 2, 3, 4, 5, 6}
 _new = object.__new__
 # CPython: each bid's byte as a bytes object, so a bid extends the history without a
@@ -88,7 +88,7 @@ class Bidding:
         if type(seats) is not int or not 2 <= seats <= 6:
             raise ValueError("%s needs 2 to 6 seats" % self.name)
         self.n = seats
-        self.dice = [START_DICE] * seats
+        self.dice = [_START_DICE] * seats
         self.aside = [0] * seats   # bluff: packed faces set aside (face up)
         self.phase = self.bid = self.opts = self.rerolled = self.special = self.used = self.gone = self.call = 0
         self.bidder = self.caller = -1
@@ -423,7 +423,7 @@ class Bidding:
 
     def _on_turn(self, seat):
         if self.phase != BID:
-            raise IllegalAction("wrong-phase", "no bidding now: waiting for the %s" % PHASES[self.phase], seat)
+            raise IllegalAction("wrong-phase", "no bidding now: waiting for the %s" % _PHASES[self.phase], seat)
         if not self.dice[seat]:
             raise IllegalAction("eliminated", "seat %d has no dice left" % seat, seat)
         if seat != self.turn:
@@ -463,7 +463,7 @@ class Bidding:
             self._on_turn(seat)
         else:
             if self.phase != BID:
-                raise IllegalAction("wrong-phase", "no call now: waiting for the %s" % PHASES[self.phase], seat)
+                raise IllegalAction("wrong-phase", "no call now: waiting for the %s" % _PHASES[self.phase], seat)
             if not self.dice[seat]:
                 raise IllegalAction("eliminated", "seat %d has no dice left" % seat, seat)
         if not self.bid:
@@ -644,8 +644,8 @@ class Bidding:
             if d:
                 before = dice[s]
                 after = before + d
-                if after > START_DICE:
-                    after = START_DICE
+                if after > _START_DICE:
+                    after = _START_DICE
                 elif after < 0:
                     after = 0
                 if after < before:
@@ -729,13 +729,13 @@ class Bidding:
             "turn": None if self.phase == OVER else self.turn,
             "bid": [b >> 3, b & 7] if b else None,
             "special": self.SPECIAL_NAME if self.special else None,
-            "phase": PHASES[self.phase],
+            "phase": _PHASES[self.phase],
             "aside": [unpack(a) for a in self.aside],
         }
 
     def dumps(self):
         w = Writer()
-        w.byte(FORMAT << 4 | self.code)
+        w.byte(_FORMAT << 4 | self.code)
         w.byte(self.opts)
         aside = any(self.aside)
         w.byte(self.n | self.phase << 3 | self.special << 5 | self.rerolled << 6 | (0x80 if aside else 0))
@@ -789,7 +789,7 @@ class Bidding:
 
     def _validate(self):
         n = self.n
-        ok = self.round >= 1 and all(0 <= d <= START_DICE for d in self.dice)
+        ok = self.round >= 1 and all(0 <= d <= _START_DICE for d in self.dice)
         ok = ok and all(len(unpack(a)) <= self.dice[i] and 0 <= a < 0x8000 for i, a in enumerate(self.aside))
         if self.phase != OVER:
             ok = ok and 0 <= self.turn < n and self.opener < n

@@ -1,9 +1,10 @@
 """Ravensburger "Bluff": stars are wild, the board's track orders bets, losses are the
 difference, and (option `reroll`) a bettor may set dice aside face up and reroll."""
+from micropython import const
 from .bidding import BID, Bidding
 from .actions import pack, unpack
 
-STAR = 6
+_STAR = const(6)
 
 
 def track(q, star, half):
@@ -20,10 +21,10 @@ class Bluff(Bidding):
     name = "bluff"
     code = 1
     OPTIONS = (("star_track", ("board", "half")), ("reroll", (False, True)))
-    WILD = STAR  # a number bet counts its face plus every star; a star bet stars only
+    WILD = _STAR  # a number bet counts its face plus every star; a star bet stars only
 
     def rank(self, q, f):
-        return track(q, f == STAR, self.opts & 1) << 3 | f
+        return track(q, f == _STAR, self.opts & 1) << 3 | f
 
     def _resolve(self, actual):
         bet = self.bid >> 3

@@ -12,15 +12,15 @@ from .need import DIXMILLE as NEEDS
 
 ROLL = const(0)     # the player on turn must roll
 KEEP = const(1)     # must keep scoring dice from the roll
-CHOOSE = const(2)   # bank, or roll the dice not yet kept
+_CHOOSE = const(2)   # bank, or roll the dice not yet kept
 OVER = const(3)
 
-GOAL = const(10000)
-OPENING = const(500)
-CROSS_PENALTY = const(1000)
-OVERSHOOT_PENALTY = const(2000)
-FORMAT = const(1)
-PHASES = ("roll", "keep", "choose", "over")
+_GOAL = const(10000)
+_OPENING = const(500)
+_CROSS_PENALTY = const(1000)
+_OVERSHOOT_PENALTY = const(2000)
+_FORMAT = const(1)
+_PHASES = const(("roll", "keep", "choose", "over"))
 
 
 def _kind(face, n):
@@ -155,8 +155,8 @@ class DixMille:
             return []
         if self.phase == ROLL:
             return [ROLL_ANY]
-        if self.phase == CHOOSE:
-            if self.is_open(seat) or self.total >= OPENING:
+        if self.phase == _CHOOSE:
+            if self.is_open(seat) or self.total >= _OPENING:
                 return [ROLL_ANY, BANK]
             return [ROLL_ANY]
         # every distinct sub-multiset of the roll, counted face by face (odometer
@@ -220,8 +220,8 @@ class DixMille:
             events.append(("cross", seat, self.crosses[seat]))
             if self.crosses[seat] == 3:
                 self.crosses[seat] = 0
-                self.scores[seat] -= CROSS_PENALTY
-                events.append(("penalty", seat, CROSS_PENALTY, self.scores[seat]))
+                self.scores[seat] -= _CROSS_PENALTY
+                events.append(("penalty", seat, _CROSS_PENALTY, self.scores[seat]))
         return self._next(events)
 
     def _keep(self, seat, faces):
@@ -246,8 +246,8 @@ class DixMille:
         if hot:
             events.append(("hot", seat))
         reached = self.scores[seat] + self.total
-        if reached == GOAL:
-            self.scores[seat] = GOAL
+        if reached == _GOAL:
+            self.scores[seat] = _GOAL
             self.opened |= 1 << seat  # 10,000 on the board: the score is open
             self.crosses[seat] = 0
             self.total = 0
@@ -255,22 +255,22 @@ class DixMille:
             self.phase = OVER
             events.append(("win", seat))
             return events
-        if reached > GOAL:
+        if reached > _GOAL:
             events.append(("overshoot", seat, self.total))
             if self.opts & 1:
-                self.scores[seat] -= OVERSHOOT_PENALTY
-                events.append(("penalty", seat, OVERSHOOT_PENALTY, self.scores[seat]))
+                self.scores[seat] -= _OVERSHOOT_PENALTY
+                events.append(("penalty", seat, _OVERSHOOT_PENALTY, self.scores[seat]))
             return self._next(events)
-        self.phase = CHOOSE
+        self.phase = _CHOOSE
         return events
 
     def _bank(self, seat):
         if self.phase == KEEP:
             raise IllegalAction("keep-first", "keep scoring dice from this roll first", seat)
-        if self.phase != CHOOSE:
+        if self.phase != _CHOOSE:
             raise IllegalAction("wrong-phase", "nothing to bank before rolling", seat)
-        if not self.is_open(seat) and self.total < OPENING:
-            raise IllegalAction("not-open", "opening needs %d in one turn, not %d" % (OPENING, self.total), seat)
+        if not self.is_open(seat) and self.total < _OPENING:
+            raise IllegalAction("not-open", "opening needs %d in one turn, not %d" % (_OPENING, self.total), seat)
         self.scores[seat] += self.total
         self.opened |= 1 << seat
         self.crosses[seat] = 0
@@ -294,14 +294,14 @@ class DixMille:
             "turn": None if self.phase == OVER else self.turn,
             "turn_total": self.total,
             "winner": self.winner(),
-            "phase": PHASES[self.phase],
+            "phase": _PHASES[self.phase],
             "roll": unpack(self.roll),
             "left": self.left,
         }
 
     def dumps(self):
         w = Writer()
-        w.byte(FORMAT << 4 | self.code)
+        w.byte(_FORMAT << 4 | self.code)
         w.byte(self.opts)
         w.byte(self.n | self.phase << 3)
         w.byte((self.turn & 7) | (self.won & 7) << 3)

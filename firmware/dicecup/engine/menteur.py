@@ -1,10 +1,11 @@
 """Menteur, the French variant: the parrot joker (face 1) is wild, tout pile may be called
 by anyone but the bidder at any time, and after anyone drops to one die the jokers are
 plain for a round (ranked below 2)."""
+from micropython import const
 from .bidding import NORMAL, SPECIAL
 from .perudo import Perudo
 
-JOKER = 1
+_JOKER = const(1)
 
 
 class Menteur(Perudo):

@@ -3,7 +3,7 @@ from micropython import const
 
 from .bidding import NORMAL, SPECIAL, Bidding
 
-ACE = const(1)
+_ACE = const(1)
 
 
 class Perudo(Bidding):
@@ -13,11 +13,11 @@ class Perudo(Bidding):
     SPECIAL_NAME = "palifico"
     CONSTRAINED = True
     EXACT = True
-    WILD = ACE  # in a normal round (counts: an ace bid counts aces only)
+    WILD = _ACE  # in a normal round (counts: an ace bid counts aces only)
 
     def rank(self, q, f):
         # An ace bid of a sits above every bid of quantity <= 2a, below 2a+1.
-        if f == ACE and not self.special:
+        if f == _ACE and not self.special:
             return (q << 4) + 7
         return q << 3 | f
 
@@ -32,7 +32,7 @@ class Perudo(Bidding):
         return None
 
     def _opening_error(self, q, f):
-        if f == ACE and not self.special:
+        if f == _ACE and not self.special:
             return ("aces-opening", "a round may not be opened on aces")
         return None
 

@@ -30,8 +30,8 @@ _INT1_THS = const(0x32)
 _INT1_DUR = const(0x33)
 
 # constant tuples (flash when frozen; dicts would be built in RAM)
-_RATES = (1, 10, 25, 50, 100, 200, 400)       # Hz; the rate code is the index + 1
-_RANGES = (2, 4, 8, 16)                         # g; the range code is the index
+_RATES = const((1, 10, 25, 50, 100, 200, 400))       # Hz; the rate code is the index + 1
+_RANGES = const((2, 4, 8, 16))                         # g; the range code is the index
 _MG_DIGIT = (1.0, 2.0, 4.0, 12.0)  # by range code: high resolution, 12-bit
 _THS_MG = (16.0, 32.0, 62.0, 186.0)  # by range code: INT1_THS LSB
 

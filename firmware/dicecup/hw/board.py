@@ -74,10 +74,6 @@ class Board:
         self.reserved = ()
         self.rtc_pins = ()
 
-    def rtc_pin(self, pin):
-        """True if `pin` can wake the chip through the RTC (EXT0/EXT1 on ESP32/S3)."""
-        return pin in self.rtc_pins
-
     def button_names(self):
         return [b.name for b in self.buttons]
 

@@ -24,7 +24,7 @@ from dicecup.hw.clock import ticks_ms, ticks_diff, asleep_ms
 PRESS = const(1)
 LONG = const(2)
 BOTH = const(3)
-KINDS = ("", "press", "long", "both")
+_KINDS = const(("", "press", "long", "both"))
 _QLEN = const(16)
 
 
@@ -188,7 +188,7 @@ class Buttons:
 
     def describe(self, ev):
         """"press ok", "long back", "both left+right"."""
-        return "%s %s" % (KINDS[ev[0]], self.names_of(ev[1]))
+        return "%s %s" % (_KINDS[ev[0]], self.names_of(ev[1]))
 
     # -- asyncio --
     async def run(self, tick_ms=5, idle_ms=50):

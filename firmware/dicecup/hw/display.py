@@ -24,8 +24,8 @@ contrast change, a message or a failed write sends the whole frame next.
 from micropython import const
 
 
-COLS = const(16)
-ROWS = const(8)
+_COLS = const(16)
+_ROWS = const(8)
 _SPAN = const(16)             # columns per hashed span of a page
 # I2C clocks (9 a byte with its ACK, 2 for START/STOP, the address byte each transfer):
 # a page's window (7 bytes) and its data transfer cost 94 clocks + 9 a column
@@ -110,7 +110,7 @@ class Display:
         """Text on one of the 8 rows of 8 pixels, cleared first; `invert` for a title bar."""
         y = row * 8
         self.fb.fill_rect(0, y, self.width, 8, 1 if invert else 0)
-        self.text(s[:COLS], 0, y, 0 if invert else 1)
+        self.text(s[:_COLS], 0, y, 0 if invert else 1)
 
     def buffer(self):
         """The 1024-byte MONO_VLSB framebuffer (a view without the driver's leading
@@ -253,8 +253,8 @@ class Display:
         """A whole-screen notice: an inverted title bar and up to 7 lines under it."""
         self.fb.fill(0)
         self.line(0, title, invert=True)
-        for i in range(min(len(lines), ROWS - 1)):
-            self.text(lines[i][:COLS], 0, 8 * (i + 1))
+        for i in range(min(len(lines), _ROWS - 1)):
+            self.text(lines[i][:_COLS], 0, 8 * (i + 1))
         self.show()
 
     def power(self, on):

@@ -50,15 +50,16 @@ which are garbage at once).
 Filters are exponential averages whose factor is a power of two chosen from the
 sample rate, so the same settings (in ms and mg) hold at 50, 100, 200 or 400 Hz.
 """
+from micropython import const
 import math
 
 # The states, by the names tools and screens use.
-STILL = "still"
-HANDLING = "handling"
-SHAKING = "shaking"
-SETTLING = "settling"
-ROLLED = "rolled"
-STATES = (STILL, HANDLING, SHAKING, SETTLING, ROLLED)
+_STILL = const("still")
+_HANDLING = const("handling")
+_SHAKING = const("shaking")
+_SETTLING = const("settling")
+_ROLLED = const("rolled")
+STATES = (_STILL, _HANDLING, _SHAKING, _SETTLING, _ROLLED)
 
 # Every threshold of the detector, in ms and mg so they hold at any sample rate.
 # Pass `settings={...}` to override some (unknown names are a ValueError).
@@ -134,8 +135,8 @@ SETTINGS = {
     "settle_max_ms": 3000,
 }
 
-_CLAMP = 16000       # mg: the LIS3DH's widest range is +-16 g
-_BIG = 1 << 20       # saturation of the sample counters (small int everywhere)
+_CLAMP = const(16000)       # mg: the LIS3DH's widest range is +-16 g
+_BIG = const(1 << 20)       # saturation of the sample counters (small int everywhere)
 
 
 def _shift(ms, rate_hz):
@@ -205,7 +206,7 @@ class ShakeDetector:
     def reset(self):
         """Forget everything but the entropy pool: as at power-up ("handling" until the
         cup is seen at rest)."""
-        self.state = HANDLING
+        self.state = _HANDLING
         self._fresh = True
         self._gx = self._gy = self._gz = 0      # gravity averages, scaled by 2**kg
         self._bx = self._by = self._bz = 0      # band-passed dynamic part, scaled by 2**kb
@@ -405,7 +406,7 @@ class ShakeDetector:
         self._run = run
 
         # Entropy: the low bits of every sample while the cup is not at rest.
-        if st != STILL and st != ROLLED:
+        if st != _STILL and st != _ROLLED:
             p = self._pool
             i = self._mixed & 31
             p[i] = ((p[i] << 1 | p[i] >> 7) ^ x) & 0xFF
@@ -419,32 +420,32 @@ class ShakeDetector:
 
         # The state machine.
         out = None
-        if st == SHAKING:
+        if st == _SHAKING:
             if since > self._shake_end or run >= self._settle_begin:
-                st = SETTLING
+                st = _SETTLING
                 self._settle = 0
-        elif st == SETTLING:
+        elif st == _SETTLING:
             self._settle += 1
             if reversed_now:
-                st = SHAKING
+                st = _SHAKING
             elif run >= self._still_n and self._upright() and self._steady() and (
                     run >= self._unsure
                     or (self._jolt - run <= self._land_n and self._at_home(x, y, z)
                         and self._at_home(self._ax >> 3, self._ay >> 3, self._az >> 3))):
-                st = ROLLED
+                st = _ROLLED
                 self._armed = False
                 self._count = 0
                 out = "roll"
             elif self._settle > self._settle_max:
-                st = HANDLING
+                st = _HANDLING
                 self._armed = False
                 self._count = 0
         elif self._armed:
-            st = SHAKING
+            st = _SHAKING
         elif run >= self._still_n:
-            if st != ROLLED:
-                st = STILL if self._upright() else HANDLING
-            if st != HANDLING and run >= self._home_learn:
+            if st != _ROLLED:
+                st = _STILL if self._upright() else _HANDLING
+            if st != _HANDLING and run >= self._home_learn:
                 # learn home: a slow average of the rest (mg * 16)
                 if self._hz == 0:
                     self._hx = x << 4
@@ -455,7 +456,7 @@ class ShakeDetector:
                     self._hy += y - (self._hy >> 4)
                     self._hz += z - (self._hz >> 4)
         elif run == 0:
-            st = HANDLING
+            st = _HANDLING
         self.state = st
         return out
 

@@ -52,7 +52,7 @@ def wake_method(board):
     if circuitpython():
         from dicecup.hw import cppower
         return cppower.wake_method(board)
-    if board.int1 is None or board.chip == "esp32c3" or not board.rtc_pin(board.int1):
+    if board.int1 is None or board.chip == "esp32c3" or board.int1 not in board.rtc_pins:
         return "poll"
     return "ext0"
 
@@ -71,14 +71,6 @@ def _arm_ext0(pin_num):
         return True
     except (ValueError, TypeError, AttributeError):
         return False
-
-
-def _disarm_ext0():
-    try:
-        import esp32
-        esp32.wake_on_ext0(None)
-    except (ImportError, ValueError, AttributeError, TypeError):
-        pass
 
 
 def sleep_until_motion(accel, board, display=None, max_ms=None, threshold_g=0.15,
@@ -124,7 +116,11 @@ def _sleep_for_motion(accel, board, max_ms, poll_ms):
     else:
         machine.lightsleep(max_ms)
     moved = bool(accel.wake_source() & 0x40)
-    _disarm_ext0()
+    try:                                   # EXT0 disarmed
+        import esp32
+        esp32.wake_on_ext0(None)
+    except (ImportError, ValueError, AttributeError, TypeError):
+        pass
     return moved
 
 

@@ -10,11 +10,13 @@ frozen in flash; these are parts no cup calls after boot.
 # classes: a fault after boot imports them again): dropped from RAM when the app is made
 # on hardware that came up clean (appboot.make_app; not in safe mode, whose self-test
 # runs on the heap as it is).
-_TRIM = (("adafruit_lis3dh", "LIS3DH_SPI"), ("adafruit_lis3dh", "digitalio"),
-         ("adafruit_lis3dh", "namedtuple"), ("adafruit_lis3dh", "__version__"),
-         ("adafruit_lis3dh", "__repo__"), ("adafruit_ssd1306", "SSD1306_SPI"),
-         ("adafruit_ssd1306", "spi_device"), ("adafruit_ssd1306", "__version__"),
-         ("adafruit_ssd1306", "__repo__"))
+from micropython import const
+
+_TRIM = const((("adafruit_lis3dh", "LIS3DH_SPI"), ("adafruit_lis3dh", "digitalio"),
+               ("adafruit_lis3dh", "namedtuple"), ("adafruit_lis3dh", "__version__"),
+               ("adafruit_lis3dh", "__repo__"), ("adafruit_ssd1306", "SSD1306_SPI"),
+               ("adafruit_ssd1306", "spi_device"), ("adafruit_ssd1306", "__version__"),
+               ("adafruit_ssd1306", "__repo__")))
 
 
 def trim():

@@ -47,7 +47,8 @@ as `corrupt`); the protocol resends.
 """
 from micropython import const
 
-from .transport import BROADCAST, MTU, RXBUF, RxQueue, Transport, check_frame, ticks_diff, ticks_ms
+from . import transport
+from .transport import BROADCAST, RxQueue, Transport, check_frame, ticks_diff, ticks_ms
 
 try:
     import bluetooth
@@ -72,8 +73,8 @@ _FLAG_NOTIFY = const(0x0010)
 _SERVICE_UUID = "d1ce0001-5eed-4c0f-9b1e-7ab1ec0ffee0"
 _LINK_UUID = "d1ce0002-5eed-4c0f-9b1e-7ab1ec0ffee0"
 
-MAX_LINKS = const(4)  # NimBLE's connection limit in MicroPython's ESP32 builds
-MAX_CUPS = const(5)  # the hub + MAX_LINKS cups
+_MAX_LINKS = const(4)  # NimBLE's connection limit in MicroPython's ESP32 builds
+_MAX_CUPS = const(5)  # the hub + MAX_LINKS cups
 _MTU_PREFERRED = const(267)  # 264-byte chunks: a whole 262-byte record in one
 _REC_MAX = const(262)  # dst + src + MTU
 _CHUNK_MAX = const(264)
@@ -127,9 +128,9 @@ class _Link:
 class BLETransport(Transport):
     """A cup's BLE radio as a Transport (see the module docstring)."""
 
-    max_cups = MAX_CUPS
+    max_cups = _MAX_CUPS
 
-    def __init__(self, hub=False, rxbuf=RXBUF, ble=None):
+    def __init__(self, hub=False, rxbuf=transport.RXBUF, ble=None):
         if ble is None:
             if bluetooth is None:
                 raise OSError("no bluetooth module on this firmware")
@@ -239,7 +240,7 @@ class BLETransport(Transport):
 
     def _hub_scan(self):
         if (self._open and self.is_hub and not self._scanning and self._connecting is None
-                and len(self._links) < MAX_LINKS):
+                and len(self._links) < _MAX_LINKS):
             self._ble.gap_scan(0, _SCAN_INTERVAL_US, _SCAN_WINDOW_US, False)
             self._scanning = True
 
@@ -331,7 +332,7 @@ class BLETransport(Transport):
             self.hubs[me] = rssi
             return
         if (role != _ROLE_LEAF or not self.is_hub or self._connecting is not None
-                or adv_type > 1 or len(self._links) >= MAX_LINKS):
+                or adv_type > 1 or len(self._links) >= _MAX_LINKS):
             return  # adv_type 0/1: connectable adverts only
         if target != _ANY and target != self.address:
             return
@@ -458,7 +459,7 @@ class BLETransport(Transport):
 
     # --- Transport ----------------------------------------------------------
     def send(self, dest, frame):
-        check_frame(dest, frame, MTU)
+        check_frame(dest, frame, transport.MTU)
         if not self._open:
             return False
         src = self.address

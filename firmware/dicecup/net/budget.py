@@ -7,11 +7,11 @@ tokens for fresh frames (new ops, inputs, heartbeats, acknowledgements). A frame
 refused is simply not sent: every frame of the protocol is repeated until its effect
 is seen, so a refusal only delays it. Integer arithmetic (milli-frames), no allocation.
 """
-from .timing import BURST, RATE, RESERVE
+from . import timing
 
 
 class Budget:
-    def __init__(self, rate=RATE, burst=BURST, reserve=RESERVE):
+    def __init__(self, rate=timing.RATE, burst=timing.BURST, reserve=timing.RESERVE):
         self.rate = rate                 # milli-frames earned per ms = frames per second
         self.cap = burst * 1000
         self.floor = (reserve + 1) * 1000

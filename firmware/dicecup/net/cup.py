@@ -35,9 +35,10 @@ is handled or the cup ticks is a bug: with `strict` (tests, the simulator) it is
 raised; on a cup (`strict=False`) it is counted ("internal"), reported as an event
 (the serial log shows it) and survived -- the radio loop goes on.
 """
+from micropython import const
 from ..engine import IllegalAction
 from ..engine.actions import kind
-from ..events import LOCAL, PRIVATE, PUBLIC, Bus, Event
+from .. import events as evm
 from ..settings import waits as _waits
 from . import table as tbl
 from . import wire
@@ -51,7 +52,6 @@ from .lobby import Lobby
 from .rolls import Rolls
 from .seat import Seat
 from .sync import Sync
-from .table import OpError
 from .timing import IDLE_MS
 from .transport import BROADCAST
 from .turns import Turns
@@ -71,22 +71,24 @@ class BytesRng:
 # Who handles a frame, by frame type (net/wire.py: BEACON = 1 ... CONTRIB = 25): the
 # part's attribute and its method's name, looked up per frame (getattr) rather than a
 # dict of bound methods per cup -- constant tuples stay in flash when frozen.
-_ON = (None,
-       ("lobby", "on_beacon"), ("lobby", "on_join"), ("lobby", "on_welcome"),       # 1-3
-       ("sync", "on_hello"), ("sync", "on_update"), ("sync", "on_ack"),             # 4-6
-       ("sync", "on_need"), ("sync", "on_snap"), ("turns", "on_action"),            # 7-9
-       ("seat_part", "on_reject"), ("hidden", "on_commit"), ("hidden", "on_reveal"),  # 10-12
-       ("election", "on_heart"), ("rolls", "on_rollc"), ("rolls", "on_witness"),    # 13-15
-       ("rolls", "on_rollr"), ("lobby", "on_leave"), ("turns", "on_auto"),          # 16-18
-       ("election", "on_vote_req"), ("election", "on_vote"), ("lobby", "on_challenge"),  # 19-21
-       ("lobby", "on_confirm"), ("lobby", "on_refuse"), ("watch", "on_attest"),     # 22-24
-       ("deal", "on_contrib"))                                                       # 25
-# What a tick runs, by role and whether a game is on: (part, method); "" is the cup.
-_MASTER_LOBBY = (("election", "master_tick"), ("lobby", "master_tick"), ("sync", "master_tick"))
-_MASTER_PLAY = _MASTER_LOBBY + (("rolls", "master_tick"), ("", "hidden_master_tick"),
-                                ("turns", "master_tick"))
-_PEER_LOBBY = (("sync", "peer_tick"), ("election", "peer_tick"), ("deal", "peer_tick"))
-_PEER_PLAY = _PEER_LOBBY + (("rolls", "peer_tick"), ("hidden", "peer_tick"))
+_ON = const((None,
+             ("lobby", "on_beacon"), ("lobby", "on_join"), ("lobby", "on_welcome"),       # 1-3
+             ("sync", "on_hello"), ("sync", "on_update"), ("sync", "on_ack"),             # 4-6
+             ("sync", "on_need"), ("sync", "on_snap"), ("turns", "on_action"),            # 7-9
+             ("seat_part", "on_reject"), ("hidden", "on_commit"), ("hidden", "on_reveal"),  # 10-12
+             ("election", "on_heart"), ("rolls", "on_rollc"), ("rolls", "on_witness"),    # 13-15
+             ("rolls", "on_rollr"), ("lobby", "on_leave"), ("turns", "on_auto"),          # 16-18
+             ("election", "on_vote_req"), ("election", "on_vote"), ("lobby", "on_challenge"),  # 19-21
+             ("lobby", "on_confirm"), ("lobby", "on_refuse"), ("watch", "on_attest"),     # 22-24
+             ("deal", "on_contrib")))                                                       # 25
+# What a tick runs, by role and whether a game is on: (part, method); "" is the cup
+# (in play: the lobby's parts, then the game's).
+_MASTER_LOBBY = const((("election", "master_tick"), ("lobby", "master_tick"), ("sync", "master_tick")))
+_MASTER_PLAY = const((("election", "master_tick"), ("lobby", "master_tick"), ("sync", "master_tick"),
+                      ("rolls", "master_tick"), ("", "hidden_master_tick"), ("turns", "master_tick")))
+_PEER_LOBBY = const((("sync", "peer_tick"), ("election", "peer_tick"), ("deal", "peer_tick")))
+_PEER_PLAY = const((("sync", "peer_tick"), ("election", "peer_tick"), ("deal", "peer_tick"),
+                    ("rolls", "peer_tick"), ("hidden", "peer_tick")))
 
 
 class Cup:
@@ -120,7 +122,7 @@ class Cup:
         self.dead = False
         self.table = None           # our replica of the table (net/table.py)
         self.role = self.NONE
-        self.bus = Bus()
+        self.bus = evm.Bus()
         self.budget = Budget()
         self.counts = {"races": 0, "retransmits": 0, "rejects": 0, "resyncs": 0, "budget": 0}
         self.errors = {}            # refusals and errors by code
@@ -155,14 +157,23 @@ class Cup:
         self.sync.new_leader()
         self.seat_part.clear()
         if forget:
-            self.hidden.reset_master()
+            # the round's books go, but not the dice we rolled for others (hidden.held):
+            # a call after this still asks us for them
+            h = self.hidden
+            h.m = None
+            h.commits = {}
+            h.reveals = {}
+            h.held_next = {}
             self.rolls.reset()
 
     def master_addr(self):
         t = self.table
         if t is None or t.master >= len(t.members):
             return self.lobby.master_hint or BROADCAST
-        return self.election.leader_addr() or t.members[t.master].addr
+        lead = self.election.leader     # the leader of our term, when not the replica's master
+        if lead is not None and lead != t.master and lead < len(t.members):
+            return t.members[lead].addr
+        return t.members[t.master].addr
 
     def present_peers(self):
         t = self.table
@@ -203,27 +214,24 @@ class Cup:
         """fn(event) for every public and local event (and private ones if asked)."""
         self.bus.listen(fn, private)
 
-    def _meta(self):
-        t = self.table
-        return (self.keys.tid or 0, t.term if t else 0, t.version if t else 0)
-
-    def emit_local(self, kind, values, scope=LOCAL):
+    def emit_local(self, kind, values, scope=evm.LOCAL):
         bus = self.bus
         if not bus.wanted(scope):
             return
-        tid, term, ver = self._meta()
+        t = self.table
         bus.count += 1
-        bus.emit(Event(kind, values, tid, term, ver, bus.count, self.now, scope))
+        bus.emit(evm.Event(kind, values, self.keys.tid or 0, t.term if t else 0, t.version if t else 0, bus.count,
+                       self.now, scope))
 
     def emit_private(self, kind, values):
-        self.emit_local(kind, values, PRIVATE)
+        self.emit_local(kind, values, evm.PRIVATE)
 
     def applied(self, name, events, info, op):
         """An op was applied to our replica: every part's own follow-up now; its public
         events wait until the table has committed it (net/sync.py)."""
         t = self.table
         bus = self.bus
-        if bus.listeners and bus.wanted(PUBLIC):
+        if bus.listeners and bus.wanted(evm.PUBLIC):
             self.sync.hold(t.version, name, events, op, t.digest_of())
         if name == "join" and self.keys.ring.learn(t):
             self.count("key-changed")
@@ -246,9 +254,9 @@ class Cup:
             term = self.table.term
         i = 0
         for e in events:
-            bus.emit(Event(e[0], e[1:], tid, term, version, i, self.now))
+            bus.emit(evm.Event(e[0], e[1:], tid, term, version, i, self.now))
             i += 1
-        bus.emit(Event("op", (name, op, state), tid, term, version, i, self.now))
+        bus.emit(evm.Event("op", (name, op, state), tid, term, version, i, self.now))
 
     def resynced(self, table, data):
         """A snapshot replaced our replica."""
@@ -257,8 +265,9 @@ class Cup:
             self.count("key-changed")   # a member's key is not the one we know: ours is kept
         if self.role == self.NONE or self.role == self.CANDIDATE:
             self.role = self.PEER
-        self.election.reset_peer_clock()
-        if self.bus.wanted(LOCAL):
+        e = self.election
+        e.last_master = e.heard_at = self.now     # the master's clock starts now
+        if self.bus.wanted(evm.LOCAL):
             self.emit_local("snapshot", (data, None))
         self.hidden.resynced()
 
@@ -387,12 +396,6 @@ class Cup:
     def rejects(self):
         return self.seat_part.rejects
 
-    def seat_input(self, ftype, body):
-        self.seat_part.send_input(ftype, body)
-
-    def seat_clear(self):
-        self.seat_part.clear()
-
     # ----- frames in, the clock -----------------------------------------------------------
     def on_frame(self, src, data, now):
         """One frame from the radio. Refused frames are counted and dropped."""
@@ -414,7 +417,7 @@ class Cup:
             why = h(src, f)
             if why:   # a frame refused for what it claims (not the sender's seat, not our leader...)
                 self.errors[why] = self.errors.get(why, 0) + 1
-        except (OpError, IllegalAction):
+        except (tbl.OpError, IllegalAction):
             # authenticated, but the table or the engine refuses what it asks
             self.errors["refused"] = self.errors.get("refused", 0) + 1
         except Exception as e:  # noqa: BLE001 - a bug: raised in tests, survived on a cup

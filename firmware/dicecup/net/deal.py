@@ -12,7 +12,6 @@ a named cup that falls silent is waited for.
 from . import fair
 from . import table as tbl
 from . import wire
-from .table import PLAYING
 from .timing import RESEND_MS
 
 
@@ -28,7 +27,7 @@ class Deal:
         """Master: ante for a game with every cup at the table (they add their nonces)."""
         cup = self.cup
         t = cup.table
-        if t.phase == PLAYING:
+        if t.phase == tbl.PLAYING:
             raise ValueError("a game is on")
         if self.m is None or t.ante != fair.master_commit(self.m) or t.ante_term != t.term:
             self.m = cup.random_bytes(16)   # (an ante again in one term keeps its part: the table says so)
@@ -80,7 +79,7 @@ class Deal:
         """A cup named in an ante sends its nonce until the game starts."""
         cup = self.cup
         t = cup.table
-        if t.phase == PLAYING or t.ante == tbl.NO_DIGEST or cup.me is None or not t.ante_mask >> cup.me & 1:
+        if t.phase == tbl.PLAYING or t.ante == tbl.NO_DIGEST or cup.me is None or not t.ante_mask >> cup.me & 1:
             self.nonce = None
             return None
         key = t.ante + bytes((t.ante_term >> 8 & 0xFF, t.ante_term & 0xFF))
@@ -94,7 +93,7 @@ class Deal:
     def master_tick(self, now):
         cup = self.cup
         t = cup.table
-        if self.m is not None and t.phase != PLAYING:
+        if self.m is not None and t.phase != tbl.PLAYING:
             gone = [i for i in range(len(t.members)) if t.ante_mask >> i & 1 and t.members[i].flags & tbl.LEFT]
             if gone and t.ante == fair.master_commit(self.m):
                 self.start()   # a named cup left before it gave its nonce: ante again without it

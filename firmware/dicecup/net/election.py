@@ -28,8 +28,7 @@ A two-cup table needs both cups for a majority: when one is cut off, both wait
 from ..engine import BID, SHAKE
 from . import table as tbl
 from . import wire
-from .table import AWAY, BOT, LEFT, NO_DIGEST, RESTART_FAILOVER
-from .timing import AWAY_MS, ELECTION_MS, FAIL_MS, HEART_MS, KEEPALIVE_MS, LOST_MS, STAGGER_MS
+from . import timing
 from .transport import BROADCAST
 
 
@@ -47,7 +46,7 @@ class Election:
         self.leader = None      # member id of our current term's leader, when known
         self.seen = {}          # member -> when last heard (any frame)
         self.last_master = 0    # when our leader was last heard (or our election clock reset)
-        self.last_heart = -HEART_MS
+        self.last_heart = -timing.HEART_MS
         self.candidacy = None   # [since, term, pre (bool), granted members]
         self.up = True          # the link to the table, as last reported
         self.quorum = True      # a working table, as last reported
@@ -63,7 +62,7 @@ class Election:
         t = self.cup.table
         out = []
         for i in range(len(t.members)):
-            if not t.members[i].flags & (BOT | LEFT) or i == self.cup.me:
+            if not t.members[i].flags & (tbl.BOT | tbl.LEFT) or i == self.cup.me:
                 out.append(i)
         return out
 
@@ -102,7 +101,7 @@ class Election:
             if cup.is_master():
                 if self.leading():
                     return False
-            elif self.leader is not None and self.leader != sender and cup.now - self.last_master < FAIL_MS:
+            elif self.leader is not None and self.leader != sender and cup.now - self.last_master < timing.FAIL_MS:
                 return False
             self._newer(term)
         if self.leader is None:
@@ -132,7 +131,7 @@ class Election:
             self.distrust = self.leader
             self.shunned = self.leader
         self.shunned = self.leader
-        self.last_master = cup.now - FAIL_MS
+        self.last_master = cup.now - timing.FAIL_MS
         self.leader = None
 
     def heard_master(self):
@@ -152,17 +151,6 @@ class Election:
             self.quorum = ok
             self.cup.emit_local("quorum", (ok,))
 
-    def reset_peer_clock(self):
-        self.last_master = self.cup.now
-        self.heard_at = self.cup.now
-
-    def leader_addr(self):
-        """The address of the leader of our current term, when it is not the replica's master."""
-        t = self.cup.table
-        if self.leader is None or self.leader == t.master or self.leader >= len(t.members):
-            return None
-        return t.members[self.leader].addr
-
     # ----- the leader -------------------------------------------------------------------
     def heartbeat(self):
         cup = self.cup
@@ -173,10 +161,10 @@ class Election:
     def master_tick(self, now):
         cup = self.cup
         t = cup.table
-        due = self.last_heart + HEART_MS
+        due = self.last_heart + timing.HEART_MS
         if now >= due:
             self.heartbeat()
-            due = now + HEART_MS
+            due = now + timing.HEART_MS
         voters = self.voters()
         heard = 1
         count = len(voters)
@@ -186,12 +174,12 @@ class Election:
             last = self.followed.get(mid)
             if last is None and cup.sync.acks.get(mid, 0) == 0:
                 count -= 1   # just joined, still fetching the state: it cannot follow us yet
-            elif last is not None and now - last < FAIL_MS:
+            elif last is not None and now - last < timing.FAIL_MS:
                 heard += 1
         if heard >= count // 2 + 1:
             self.majority_at = now
             self._quorum(True)
-        elif now - self.majority_at >= FAIL_MS:
+        elif now - self.majority_at >= timing.FAIL_MS:
             # nothing we decide could be committed: stop leading, say so, wait for the table
             cup.send(BROADCAST, wire.HEART, (t.term, t.version, cup.sync.committed, wire.NOBODY))
             self._quorum(False)
@@ -206,26 +194,26 @@ class Election:
             if last is None:
                 self.seen[mid] = now
                 continue
-            if now - last > AWAY_MS:
-                cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags | AWAY))
+            if now - last > timing.AWAY_MS:
+                cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags | tbl.AWAY))
                 return now
-            if last + AWAY_MS < due:
-                due = last + AWAY_MS + 1
-        if peers and now - self.heard_at >= LOST_MS:
+            if last + timing.AWAY_MS < due:
+                due = last + timing.AWAY_MS + 1
+        if peers and now - self.heard_at >= timing.LOST_MS:
             self._link(False)
         return due
 
     def leading(self):
         """Whether we lead with a majority heard recently (else we decide nothing new)."""
-        return self.cup.is_master() and self.cup.now - self.majority_at < FAIL_MS
+        return self.cup.is_master() and self.cup.now - self.majority_at < timing.FAIL_MS
 
     def alive(self, mid):
         """Master: a member acknowledged or said hello: not away any longer."""
         cup = self.cup
         t = cup.table
         self.seen[mid] = cup.now
-        if mid < len(t.members) and t.members[mid].flags & AWAY and not t.members[mid].flags & LEFT:
-            cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags & ~AWAY))
+        if mid < len(t.members) and t.members[mid].flags & tbl.AWAY and not t.members[mid].flags & tbl.LEFT:
+            cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags & ~tbl.AWAY))
 
     # ----- heartbeats in -------------------------------------------------------------
     def challenged(self, sender, term):
@@ -246,7 +234,7 @@ class Election:
         if master == wire.NOBODY:   # our leader lost the majority: the table waits
             if f.sender == self.leader and term == self.term and not cup.is_master():
                 self.leader = None
-                self.last_master = cup.now - FAIL_MS   # stand as soon as our turn comes
+                self.last_master = cup.now - timing.FAIL_MS   # stand as soon as our turn comes
                 self._quorum(False)
             return
         if master != f.sender or not self.from_leader(f.sender, term):
@@ -256,27 +244,27 @@ class Election:
         cup.sync.learn(commit)
         if ver > t.version:
             cup.sync.need(src)
-        if cup.now - cup.sync.last_ack >= KEEPALIVE_MS:
+        if cup.now - cup.sync.last_ack >= timing.KEEPALIVE_MS:
             cup.sync.ack()
 
     # ----- elections --------------------------------------------------------------------
     def peer_tick(self, now):
         cup = self.cup
-        if now - self.heard_at >= LOST_MS:
+        if now - self.heard_at >= timing.LOST_MS:
             self._link(False)
         c = self.candidacy
         if c is not None:
-            if now - c[0] >= ELECTION_MS:
+            if now - c[0] >= timing.ELECTION_MS:
                 self.candidacy = None          # no majority: the table waits, we try again later
                 cup.role = cup.PEER if cup.role == cup.CANDIDATE else cup.role
                 self._quorum(False)
-                self.last_master = now - FAIL_MS + ELECTION_MS
-            return now + ELECTION_MS // 4
-        wait = FAIL_MS + STAGGER_MS * self._rank()
+                self.last_master = now - timing.FAIL_MS + timing.ELECTION_MS
+            return now + timing.ELECTION_MS // 4
+        wait = timing.FAIL_MS + timing.STAGGER_MS * self._rank()
         if now - self.last_master < wait:
             return self.last_master + wait
         self.stand(pre=True)
-        return now + ELECTION_MS // 4
+        return now + timing.ELECTION_MS // 4
 
     def _rank(self):
         """Our place among the voters who might stand (member order, our leader left out)."""
@@ -285,7 +273,7 @@ class Election:
         if t is None:
             return 0
         order = [m for m in self.voters() if m != self.leader and m != t.master
-                 and not (t.members[m].flags & AWAY and m != cup.me)]
+                 and not (t.members[m].flags & tbl.AWAY and m != cup.me)]
         return order.index(cup.me) if cup.me in order else len(order)
 
     def stand(self, pre):
@@ -313,7 +301,7 @@ class Election:
         if cand == self.shunned or cand == self.distrust:
             cup.send(src, wire.VOTE, (self.term, 0, pre))
             return
-        if t is not None and (cand >= len(t.members) or t.members[cand].flags & BOT):
+        if t is not None and (cand >= len(t.members) or t.members[cand].flags & tbl.BOT):
             return
         if cup.is_master() and term > self.term:
             self.challenged(cand, term)   # a cup back from a cut-off: we stand again at once
@@ -321,7 +309,7 @@ class Election:
         # a leader we still hear (other than this candidate), or our own leading, wins
         live = cup.is_master() and self.leading() or (self.leader is not None and self.leader != cand
                                                      and not cup.is_master()
-                                                     and cup.now - self.last_master < FAIL_MS)
+                                                     and cup.now - self.last_master < timing.FAIL_MS)
         mine = (t.term, t.version) if t is not None else (0, 0)
         fresh = (lt, lv) >= mine
         if pre:
@@ -385,11 +373,11 @@ class Election:
         cup.become_master()
         cup.sync.commit(tbl.op_master(cup.me, term, sum(1 << m for m in granted)))
         if old < len(t.members) and old != cup.me and t.members[old].present():
-            cup.sync.commit(tbl.op_flags(old, t.members[old].flags | AWAY))
+            cup.sync.commit(tbl.op_flags(old, t.members[old].flags | tbl.AWAY))
         g = t.game
         if g is not None and t.phase == tbl.PLAYING and not (old == cup.me and cup.hidden.m is not None):
             need = g.need()   # (re-elected, we still hold our contribution: the round goes on)
-            if need == BID or (need == SHAKE and t.mc != NO_DIGEST):
-                cup.sync.commit(tbl.op_restart(RESTART_FAILOVER))
+            if need == BID or (need == SHAKE and t.mc != tbl.NO_DIGEST):
+                cup.sync.commit(tbl.op_restart(tbl.RESTART_FAILOVER))
         self.heard_at = cup.now
         self._quorum(True)

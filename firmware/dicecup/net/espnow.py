@@ -33,7 +33,8 @@ What the radio does and how this module copes:
 """
 from micropython import const
 
-from .transport import BROADCAST, MTU, RXBUF, Transport, asyncio, check_frame, wait_for_ms
+from . import transport
+from .transport import BROADCAST, Transport, asyncio, check_frame, wait_for_ms
 
 try:
     import espnow as _espnow
@@ -43,7 +44,7 @@ except ImportError:  # the host without fakes: importing works, constructing fai
 # CircuitPython's module has a Peer class; MicroPython's registers peers by MAC.
 CIRCUITPYTHON = _espnow is not None and hasattr(_espnow, "Peer")
 
-MAX_PEERS = const(20)  # ESP_NOW_MAX_TOTAL_PEER_NUM, broadcast included
+_MAX_PEERS = const(20)  # ESP_NOW_MAX_TOTAL_PEER_NUM, broadcast included
 
 
 def _err_name(err):
@@ -73,7 +74,7 @@ class _MicroPythonESPNow(Transport):
 
     max_cups = 6
 
-    def __init__(self, rxbuf=RXBUF, channel=None, sync=True):
+    def __init__(self, rxbuf=transport.RXBUF, channel=None, sync=True):
         if _espnow is None:
             raise OSError("no espnow module on this firmware")
         import network
@@ -112,7 +113,7 @@ class _MicroPythonESPNow(Transport):
         """Add a unicast peer, evicting the least recently used one when full."""
         e = self._e
         lru = self._peers.lru
-        if len(lru) >= MAX_PEERS - 1:
+        if len(lru) >= _MAX_PEERS - 1:
             e.del_peer(lru.pop(0))
         try:
             e.add_peer(mac)
@@ -126,7 +127,7 @@ class _MicroPythonESPNow(Transport):
         lru.append(mac)
 
     def send(self, dest, frame):
-        check_frame(dest, frame, MTU)
+        check_frame(dest, frame, transport.MTU)
         if not self._open:
             return False
         unicast = dest != BROADCAST
@@ -227,7 +228,7 @@ class _CircuitPythonESPNow(Transport):
 
     max_cups = 6
 
-    def __init__(self, rxbuf=RXBUF, channel=None):
+    def __init__(self, rxbuf=transport.RXBUF, channel=None):
         import wifi
 
         if not wifi.radio.enabled:
@@ -250,7 +251,7 @@ class _CircuitPythonESPNow(Transport):
 
     def _register(self, mac):
         lru = self._peers.lru
-        if len(lru) >= MAX_PEERS - 1:
+        if len(lru) >= _MAX_PEERS - 1:
             old = lru.pop(0)
             self._e.peers.remove(self._by_mac.pop(old))
         peer = self._peer(mac)
@@ -260,7 +261,7 @@ class _CircuitPythonESPNow(Transport):
         return peer
 
     def send(self, dest, frame):
-        check_frame(dest, frame, MTU)
+        check_frame(dest, frame, transport.MTU)
         if not self._open:
             return False
         try:

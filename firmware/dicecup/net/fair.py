@@ -18,14 +18,15 @@ first, then a cup with no dice in that roll adds a fresh nonce w; the seed is
 H("roll" ... w). The roller cannot steer (its secrets were fixed before w), the witness
 cannot (it never sees the secrets before they count).
 """
+from micropython import const
 import hashlib
 
-ROOT_LEN = 16
-SECRET_LEN = 12
-COMMIT_LEN = 12
-DIGEST_LEN = 12
-SEED_LEN = 16
-NONCE_LEN = 16
+_ROOT_LEN = const(16)
+_SECRET_LEN = const(12)
+_COMMIT_LEN = const(12)
+_DIGEST_LEN = const(12)
+_SEED_LEN = const(16)
+_NONCE_LEN = const(16)
 
 
 def _h(*parts):
@@ -42,21 +43,21 @@ def _b(n):
 def shaken_root(hw, entropy):
     """A root drawn when the player shook the cup: the hardware RNG's bytes `hw` mixed
     with the shake's own entropy (hw/motion.py), so neither alone decides it."""
-    return _h(b"shake", hw, entropy)[:ROOT_LEN]
+    return _h(b"shake", hw, entropy)[:_ROOT_LEN]
 
 
 def secret(root, gen, i):
     """The secret of die i, generation gen, of a seat whose round root is `root`."""
-    return _h(b"die", root, _b(gen), _b(i))[:SECRET_LEN]
+    return _h(b"die", root, _b(gen), _b(i))[:_SECRET_LEN]
 
 
 def commit(s):
-    return _h(b"com", s)[:COMMIT_LEN]
+    return _h(b"com", s)[:_COMMIT_LEN]
 
 
 def digest(commits):
     """One digest over a seat's commitments, in die order."""
-    return _h(b"dig", b"".join(commits))[:DIGEST_LEN]
+    return _h(b"dig", b"".join(commits))[:_DIGEST_LEN]
 
 
 def seat_digest(root, gen, dice):
@@ -65,23 +66,23 @@ def seat_digest(root, gen, dice):
 
 
 def master_commit(m):
-    return _h(b"mc", m)[:DIGEST_LEN]
+    return _h(b"mc", m)[:_DIGEST_LEN]
 
 
 def round_seed(round_no, m, digests):
     """R from the master's contribution and every seat's digest (seat order; a seat
     without dice contributes b"")."""
-    return _h(b"round", _b(round_no), m, b"".join(digests))[:SEED_LEN]
+    return _h(b"round", _b(round_no), m, b"".join(digests))[:_SEED_LEN]
 
 
 def game_seed(m, nonces):
     """The game's seed: the master's committed part and every named cup's nonce."""
-    return _h(b"game", m, b"".join(nonces))[:SEED_LEN]
+    return _h(b"game", m, b"".join(nonces))[:_SEED_LEN]
 
 
 def roll_seed(base, w):
     """Seed for a one-off roll: a base (the round seed, or a game tag) and the witness nonce."""
-    return _h(b"roll", base, w)[:SEED_LEN]
+    return _h(b"roll", base, w)[:_SEED_LEN]
 
 
 def face(s, seed):

@@ -24,12 +24,11 @@ from ..engine import BID, REVEAL, SHAKE
 from . import fair
 from . import table as tbl
 from . import wire
-from .table import AWAY, NO_DIGEST, NO_ROOT, OpError, PLAYING, RESTART_COMMIT
-from .timing import ATTEST_MS, RESEND_MS
+from . import timing
 from .transport import BROADCAST
 from .kept import Kept
 from .rolls import reroll_extra
-from .watch import COMMITS, REVEALS
+from . import watch
 
 
 class HiddenDice:
@@ -39,8 +38,8 @@ class HiddenDice:
         # this cup's own seat
         self.hand = []         # my hidden faces, once the round is seeded
         self.reroll = None     # (action, then): a reroll the player chose, waiting for the shake
-        self.last_commit = -RESEND_MS
-        self.last_reveal = -RESEND_MS
+        self.last_commit = -timing.RESEND_MS
+        self.last_reveal = -timing.RESEND_MS
         self.asked = (-1, -1)  # (round, version) of the last "shake" event
         self.revealed = -1     # the round this cup last sent its reveal in
         # the master's books
@@ -84,7 +83,7 @@ class HiddenDice:
     def wants(self):
         """'round' or 'reroll' when a shake of this cup is awaited, else None."""
         t = self.cup.table
-        if t is None or t.game is None or t.phase != PLAYING:
+        if t is None or t.game is None or t.phase != tbl.PLAYING:
             return None
         if self.reroll is not None:
             return "reroll"
@@ -110,7 +109,7 @@ class HiddenDice:
             cup.emit_private("committed", ("round", d))
             if cup.is_master():
                 self.commits[seat] = d   # it goes into the round op, before any other digest
-            elif t.mc != NO_DIGEST:
+            elif t.mc != tbl.NO_DIGEST:
                 self._send_commit(seat, d)
             return True
         if w == "reroll":
@@ -129,7 +128,7 @@ class HiddenDice:
         """The player chose a reroll (alone, or right after the bid `action`): it goes
         out when the cup is shaken."""
         if self.mine() < 0 or not self.hand:
-            raise OpError("no dice of ours to reroll")
+            raise tbl.OpError("no dice of ours to reroll")
         self.reroll = (action, then)
 
     def _shake_reroll(self, entropy):
@@ -147,7 +146,7 @@ class HiddenDice:
         new = fair.shaken_root(cup.random_bytes(16), entropy)
         try:
             extra = reroll_extra(t, seat, rr, cur, new)
-        except OpError as e:
+        except tbl.OpError as e:
             cup.emit_local("rejected", (rr, str(e)))
             return
         self.kept.keep(self.rno(), [(gen, cur), (gen + 1, new)])
@@ -211,7 +210,7 @@ class HiddenDice:
         g = t.game
         need = g.need()
         if need == SHAKE:
-            if t.mc == NO_DIGEST:
+            if t.mc == tbl.NO_DIGEST:
                 mine = self.mine()
                 if mine >= 0 and g.dice[mine] and mine not in self.commits:
                     if self.roots():   # shaken as a peer
@@ -223,25 +222,25 @@ class HiddenDice:
             n = len(t.seats)
             waiting = [s for s in range(n) if g.dice[s] and not t.held >> s & 1 and s not in self.commits]
             if not waiting:
-                digests = [t.digests[s] if t.held >> s & 1 else self.commits.get(s, NO_DIGEST) for s in range(n)]
+                digests = [t.digests[s] if t.held >> s & 1 else self.commits.get(s, tbl.NO_DIGEST) for s in range(n)]
                 cup.sync.commit(tbl.op_seed(self.m, digests))
                 return now
             late = [s for s in waiting if now >= cup.watch.owed_by(s)]
             if late and len(late) == len(waiting):
                 missing = sum(1 << s for s in late)
-                mask = cup.watch.attesters(COMMITS, missing)
+                mask = cup.watch.attesters(watch.COMMITS, missing)
                 if mask is not None:   # a majority never heard them: the round again
                     for s in late:
                         h = t.holders[s]
                         if t.members[h].present():
-                            cup.sync.commit(tbl.op_flags(h, t.members[h].flags | AWAY))
-                    cup.sync.commit(tbl.op_restart(RESTART_COMMIT, mask, missing))
+                            cup.sync.commit(tbl.op_flags(h, t.members[h].flags | tbl.AWAY))
+                    cup.sync.commit(tbl.op_restart(tbl.RESTART_COMMIT, mask, missing))
                     return now
-                return now + ATTEST_MS
+                return now + timing.ATTEST_MS
             return min(cup.watch.owed_by(s) for s in waiting)
         if need == REVEAL:
             if cup.sync.committed < self.called_v:
-                return self.called_at + RESEND_MS   # the call first counts, then the roots
+                return self.called_at + timing.RESEND_MS   # the call first counts, then the roots
             self.reveals.update(self.held_roots())
             mine = self.mine()
             if mine >= 0:
@@ -253,18 +252,18 @@ class HiddenDice:
                 if s not in self.reveals:
                     self.reveals[s] = heard[s]
             missing = [s for s in range(len(t.seats)) if g.dice[s] and s not in self.reveals]
-            roots = [self.reveals.get(s, NO_ROOT) if g.dice[s] else NO_ROOT for s in range(len(t.seats))]
+            roots = [self.reveals.get(s, tbl.NO_ROOT) if g.dice[s] else tbl.NO_ROOT for s in range(len(t.seats))]
             if not missing:
                 cup.sync.commit(tbl.op_settle(roots))
                 return now
             due = self.called_at + cup.waits["reveal_ms"]
             if now < due:
                 return due
-            mask = cup.watch.attesters(REVEALS, sum(1 << s for s in missing))
+            mask = cup.watch.attesters(watch.REVEALS, sum(1 << s for s in missing))
             if mask is not None:   # a majority never heard them: they lose the round
                 cup.sync.commit(tbl.op_settle(roots, mask))
                 return now
-            return now + ATTEST_MS
+            return now + timing.ATTEST_MS
         return None
 
     def open_round(self):
@@ -308,13 +307,13 @@ class HiddenDice:
         rno, seat, d = f.body
         cup = self.cup
         t = cup.table
-        if t is None or t.game is None or t.mc == NO_DIGEST or t.seed != NO_ROOT:
+        if t is None or t.game is None or t.mc == tbl.NO_DIGEST or t.seed != tbl.NO_ROOT:
             return
         if seat >= len(t.seats) or t.holders[seat] != f.sender:
             return "not-your-seat"
         if rno != t.game.round & 0xFFFF:
             return
-        cup.watch.commit_heard(seat, d)
+        cup.watch.heard_c.setdefault(seat, d)   # the first commitment heard stands
         if cup.is_master() and seat not in self.commits:
             self.commits[seat] = d   # the first commitment stands
 
@@ -334,30 +333,23 @@ class HiddenDice:
             return
         if cup.is_master() and seat not in self.reveals:
             self.reveals[seat] = root   # the first stands: one that does not match is a cheat
-        cup.watch.reveal_heard(seat, root)
-
-    def reset_master(self):
-        """Stepping down: the round's books go, but not the dice we rolled for others
-        (`held`): a call after this still asks us for them."""
-        self.m = None
-        self.commits = {}
-        self.reveals = {}
-        self.held_next = {}
+        if fair.seat_digest(root, t.gens[seat], t.game.hidden(seat)) == t.digests[seat]:
+            cup.watch.heard_r[seat] = root     # heard: the watch no longer waits for it
 
     # ----- a peer ------------------------------------------------------------------------
     def peer_tick(self, now):
         cup = self.cup
         t = cup.table
         g = t.game
-        if g is None or t.phase != PLAYING:
+        if g is None or t.phase != tbl.PLAYING:
             return None
         due = cup.watch.peer_tick(now)
         seat = self.mine()
         need = g.need()
-        if need == SHAKE and seat >= 0 and t.mc != NO_DIGEST and self.roots():
-            if now - self.last_commit >= RESEND_MS:
+        if need == SHAKE and seat >= 0 and t.mc != tbl.NO_DIGEST and self.roots():
+            if now - self.last_commit >= timing.RESEND_MS:
                 self._send_commit(seat, fair.seat_digest(self.roots()[0][1], 0, g.dice[seat]))
-            return _first(due, self.last_commit + RESEND_MS)
+            return _first(due, self.last_commit + timing.RESEND_MS)
         if need == REVEAL and cup.sync.committed >= self.called_v:
             # only against a call a majority holds: it cannot be taken back. Our seat's
             # root, and those of seats we rolled for as the master before a failover.
@@ -366,14 +358,14 @@ class HiddenDice:
             if root is not None:
                 roots[seat] = root
             if roots:
-                if now - self.last_reveal >= RESEND_MS:
+                if now - self.last_reveal >= timing.RESEND_MS:
                     self.last_reveal = now
                     if root is not None:
                         self.revealed = g.round
                     for s in roots:
                         cup.watch.heard_r[s] = roots[s]
                         cup.send(BROADCAST, wire.REVEAL, (g.round & 0xFFFF, s, roots[s]))
-                return _first(due, self.last_reveal + RESEND_MS)
+                return _first(due, self.last_reveal + timing.RESEND_MS)
         return due
 
     # ----- after every op -----------------------------------------------------------------

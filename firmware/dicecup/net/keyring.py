@@ -14,11 +14,12 @@ and cached (at most 5 of them, ~200 bytes each), never on the per-frame path. Th
 is mirrored in flash, so a cup that rebooted checks and tags frames before it has the
 table's state again.
 """
+from micropython import const
 from .. import unload
 from . import wire
 from .transport import BROADCAST
 
-_X25519 = "dicecup.net.x25519"   # imported for a key pair or a pair key, then unloaded
+_X25519 = const("dicecup.net.x25519")   # imported for a key pair or a pair key, then unloaded
 
 
 class Keyring:
@@ -84,12 +85,6 @@ class Keyring:
         self.set_roster(ros)
         return refused
 
-    def mid_of(self, addr):
-        for mid, e in self.roster.items():
-            if e[0] == addr:
-                return mid
-        return None
-
     # ----- pairwise keys -----------------------------------------------------------------
     def pair(self, me, mid):
         """k_{me,mid}; FrameError('unknown-sender') for a member without a key."""
@@ -112,9 +107,11 @@ class Keyring:
         """(member id, key) for a frame to `dest`: its member, or every other member
         for a broadcast (or an address not in the roster)."""
         if dest != BROADCAST:
-            mid = self.mid_of(dest)
-            if mid is not None and mid != me:
-                return [(mid, self.pair(me, mid))]
+            for mid, e in self.roster.items():
+                if e[0] == dest:
+                    if mid != me:
+                        return [(mid, self.pair(me, mid))]
+                    break
         out = []
         for mid in sorted(self.roster):
             if mid != me:

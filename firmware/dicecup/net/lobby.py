@@ -27,17 +27,17 @@ roster tag its HELLO, and the master sends it the state.
 Seats are in join order, reorderable on the master before the game, which also picks
 rule set and options and can fill seats with bots it hosts.
 """
+from micropython import const
 from .. import unload
 from . import table as tbl
 from . import wire
-from .table import BOT, LEFT, LOBBY, PLAYING, Table
-from .timing import BEACON_MS, HELLO_MS, JOIN_MS, SESSION_MS
+from . import timing
 from .transport import BROADCAST
 
-HEARD_MS = 3000  # a table not heard this long drops out of tables()
-JOIN_FOR_MS = 20000  # a join that gets no welcome this long gives up (a "join_failed" event)
-DONE_MS = 60000  # a confirmed session is kept this long, to welcome its joiner again
-SESSIONS = 4     # join sessions the master holds at most
+_HEARD_MS = const(3000)  # a table not heard this long drops out of tables()
+_JOIN_FOR_MS = const(20000)  # a join that gets no welcome this long gives up (a "join_failed" event)
+_DONE_MS = const(60000)  # a confirmed session is kept this long, to welcome its joiner again
+_SESSIONS = const(4)     # join sessions the master holds at most
 REASONS = ("", "locked", "busy", "full", "closed")   # REFUSE's codes; join_failed's reasons too
 # CPace is imported for a session and unloaded when no session needs it (`_settle`):
 # with its curve and hash it is ~2.5 KB of a frozen cup's RAM, used only to join.
@@ -94,8 +94,8 @@ class Lobby:
         self.sessions = {}       # master: joiner address -> _Session
         self.gate = None         # master: net/gate.py's Gate, made at the first join it hears
         self.master_hint = None  # the master's address, from its beacon (before we have the state)
-        self.last_beacon = -BEACON_MS
-        self.last_hello = -HELLO_MS
+        self.last_beacon = -timing.BEACON_MS
+        self.last_hello = -timing.HELLO_MS
 
     # ----- the master's side ----------------------------------------------------------
     def create(self, tid, code, rules, opts):
@@ -108,7 +108,7 @@ class Lobby:
         cup.election.new_table()
         cup.election.leader = 0
         cup.election.majority_at = cup.now
-        cup.table = Table()
+        cup.table = tbl.Table()
         self.sessions = {}
         self.gate = None
         cup.become_master()
@@ -124,11 +124,11 @@ class Lobby:
         from .. import players
         cup = self.cup
         t = cup.table
-        if not cup.is_master() or t.phase != LOBBY or self.seats_left() <= 0:
+        if not cup.is_master() or t.phase != tbl.LOBBY or self.seats_left() <= 0:
             raise ValueError("bots join in the lobby, up to %d seats" % min(6, cup.max_cups))
         if level not in players.available():
             raise ValueError("no %r bot on this cup (there are: %s)" % (level, ", ".join(players.available())))
-        flags = BOT | players.KINDS.index(level) << tbl.LEVEL_SHIFT
+        flags = tbl.BOT | players.KINDS.index(level) << tbl.LEVEL_SHIFT
         cup.sync.commit(tbl.op_join(len(t.members), bytes(6), name, flags))
 
     def drop_bot(self, mid):
@@ -136,11 +136,11 @@ class Lobby:
         to leave, never the master's to take)."""
         cup = self.cup
         t = cup.table
-        if not cup.is_master() or t.phase != LOBBY:
+        if not cup.is_master() or t.phase != tbl.LOBBY:
             raise ValueError("bots leave in the lobby, by the master")
-        if not (0 <= mid < len(t.members)) or not t.members[mid].flags & BOT or t.members[mid].flags & LEFT:
+        if not (0 <= mid < len(t.members)) or not t.members[mid].flags & tbl.BOT or t.members[mid].flags & tbl.LEFT:
             raise ValueError("member %r is no seated bot" % (mid,))
-        cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags | LEFT))
+        cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags | tbl.LEFT))
 
     def _known(self, pk):
         """The member id whose static key is `pk`, or None."""
@@ -165,8 +165,8 @@ class Lobby:
                 cup.send(src, wire.CHALLENGE, s.challenge)
             return
         t = cup.table
-        if self._known(pk) is None and (t.phase != LOBBY or self.seats_left() <= 0):
-            self._refuse(src, nonce, "full" if t.phase == LOBBY else "closed")
+        if self._known(pk) is None and (t.phase != tbl.LOBBY or self.seats_left() <= 0):
+            self._refuse(src, nonce, "full" if t.phase == tbl.LOBBY else "closed")
             return
         if self.gate is None:       # (here: a cup that never hears a join never loads it)
             from .gate import Gate
@@ -189,16 +189,12 @@ class Lobby:
         if s is not None and s.mid is None:
             self.gate.failed(cup.now, "join-abandoned")   # its joiner started again
         body = (nonce, cp.message()[:32], mine, cp.confirm_tag())
-        self._drop_old()
+        while len(self.sessions) >= _SESSIONS:     # room for it: the oldest session goes
+            old = min(self.sessions, key=lambda a: self.sessions[a].at)
+            if self.sessions.pop(old).mid is None:
+                self.gate.failed(cup.now, "join-abandoned")
         self.sessions[src] = _Session(nonce, cp, isk, self.gate.start(cup.now), cup.now, pk, name, body)
         cup.send(src, wire.CHALLENGE, body)
-
-    def _drop_old(self):
-        while len(self.sessions) >= SESSIONS:
-            src = min(self.sessions, key=lambda a: self.sessions[a].at)
-            s = self.sessions.pop(src)
-            if s.mid is None:
-                self.gate.failed(self.cup.now, "join-abandoned")
 
     def _settle(self):
         """Unload CPace once no session holds one (JOIN_MODULES)."""
@@ -234,9 +230,9 @@ class Lobby:
         t = cup.table
         mid = self._known(s.pk)
         if mid is None:
-            if t.phase != LOBBY or self.seats_left() <= 0:
+            if t.phase != tbl.LOBBY or self.seats_left() <= 0:
                 del self.sessions[src]
-                self._refuse(src, nonce, "full" if t.phase == LOBBY else "closed")
+                self._refuse(src, nonce, "full" if t.phase == tbl.LOBBY else "closed")
                 return
             mid = len(t.members)
             cup.sync.commit(tbl.op_join(mid, src, tbl.text(s.name), 0, s.pk))
@@ -251,46 +247,43 @@ class Lobby:
         cup.sync.acks[s.mid] = 0
         cup.election.seen[s.mid] = cup.now
 
-    def _expire(self, now):
-        acks = self.cup.sync.acks
-        for src in list(self.sessions):
-            s = self.sessions[src]
-            if s.mid is None and now - s.at >= SESSION_MS:
-                del self.sessions[src]
-                self.gate.failed(now, "join-expired")
-            elif s.mid is not None and (now - s.at >= DONE_MS or acks.get(s.mid, 0) > 0):
-                # done: kept DONE_MS for a lost welcome, or until the member acknowledges
-                # the table's ops (it has its welcome: welcome() set its ack back to 0)
-                del self.sessions[src]
-        self._settle()
-
     def on_leave(self, src, f):
         cup = self.cup
         if not cup.is_master():
             return
         (mid,) = f.body
         t = cup.table
-        if mid == f.sender and mid < len(t.members) and not t.members[mid].flags & LEFT:
-            cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags | LEFT))
+        if mid == f.sender and mid < len(t.members) and not t.members[mid].flags & tbl.LEFT:
+            cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags | tbl.LEFT))
 
     def master_tick(self, now):
         cup = self.cup
         t = cup.table
         if self.sessions:
-            self._expire(now)
+            acks = cup.sync.acks
+            for src in list(self.sessions):
+                s = self.sessions[src]
+                if s.mid is None and now - s.at >= timing.SESSION_MS:
+                    del self.sessions[src]
+                    self.gate.failed(now, "join-expired")
+                elif s.mid is not None and (now - s.at >= _DONE_MS or acks.get(s.mid, 0) > 0):
+                    # done: kept DONE_MS for a lost welcome, or until the member acknowledges
+                    # the table's ops (it has its welcome: welcome() set its ack back to 0)
+                    del self.sessions[src]
+            self._settle()
         g = self.gate
-        if g is not None and t.phase == PLAYING and not self.sessions and not g.started and not g.failures \
+        if g is not None and t.phase == tbl.PLAYING and not self.sessions and not g.started and not g.failures \
                 and g.locked_until is None:
             self.gate = None      # nothing to remember (no failure, no lockout): made again at a join
             unload("dicecup.net.gate")
         cup.deal.master_tick(now)
-        due = self.last_beacon + BEACON_MS
+        due = self.last_beacon + timing.BEACON_MS
         if now >= due:
             full = len(t.members) >= min(6, cup.max_cups)
-            flags = (1 if t.phase == PLAYING else 0) | (2 if full else 0)
+            flags = (1 if t.phase == tbl.PLAYING else 0) | (2 if full else 0)
             cup.send_beacon((tbl.RULES.index(t.rules) + 1, len(t.members), flags, cup.name.encode()[:8]))
             self.last_beacon = now
-            due = now + BEACON_MS
+            due = now + timing.BEACON_MS
         return due
 
     # ----- a cup looking for a table ------------------------------------------------------
@@ -301,7 +294,7 @@ class Lobby:
     def tables(self):
         """Tables heard recently: [(tid, master name, rules code, members, playing)]."""
         now = self.cup.now
-        return [(tid, v[1], v[2], v[3], bool(v[4] & 1)) for tid, v in self.heard.items() if now - v[5] < HEARD_MS]
+        return [(tid, v[1], v[2], v[3], bool(v[4] & 1)) for tid, v in self.heard.items() if now - v[5] < _HEARD_MS]
 
     def join(self, tid, code):
         cup = self.cup
@@ -417,21 +410,21 @@ class Lobby:
         """A cup without the table's state: say hello (member) or ask to join again."""
         cup = self.cup
         if cup.me is not None and cup.keys.member():
-            if now - self.last_hello >= HELLO_MS:
+            if now - self.last_hello >= timing.HELLO_MS:
                 self.hello(self.master_hint or BROADCAST)
-            return self.last_hello + HELLO_MS
+            return self.last_hello + timing.HELLO_MS
         j = self.joining
         if j is not None:
-            if now - j.first >= JOIN_FOR_MS:
+            if now - j.first >= _JOIN_FOR_MS:
                 # no welcome: the master busy with other joins, or no radio contact
                 self._failed("busy" if j.busy else "no-answer")
                 return now + 1000
-            if now - j.last >= JOIN_MS:
+            if now - j.last >= timing.JOIN_MS:
                 heard = self.heard.get(j.tid)
                 if j.stage == 0 and heard is not None and heard[0] != j.maddr:
                     j.maddr = heard[0]   # the table's master now: a session with it
                     self._start()
                 else:
                     self._send_join()
-            return j.last + JOIN_MS
+            return j.last + timing.JOIN_MS
         return now + 1000

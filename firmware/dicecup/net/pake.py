@@ -41,6 +41,7 @@ K would be the identity: the session is dead), "wrong-state" (a call out of orde
 on a dead session), "bad-input" (a parameter of the wrong type or size),
 "bad-random" (random_bytes gave the wrong number of bytes).
 """
+from micropython import const
 import hashlib
 
 from . import x25519
@@ -50,20 +51,20 @@ try:
 except ImportError:
     from .sha512 import sha512 as _sha512
 
-DSI = b"CPace255"
-DSI_ISK = b"CPace255_ISK"
-S_IN_BYTES = 128          # SHA-512's input block
-Y_LEN = 32
-ISK_LEN = 64
-TAG_LEN = 32
+_DSI = const(b"CPace255")
+_DSI_ISK = const(b"CPace255_ISK")
+_S_IN_BYTES = const(128)          # SHA-512's input block
+_Y_LEN = const(32)
+_ISK_LEN = const(64)
+_TAG_LEN = const(32)
 MAX_AD = 96               # a message is at most 128 bytes: it fits a radio frame
 _ZERO = bytes(32)         # G.I, the identity's encoding
 
-NEW = 0                   # states
-SENT = 1
-DONE = 2
-CONFIRMED = 3
-DEAD = 4
+_NEW = const(0)                   # states
+_SENT = const(1)
+_DONE = const(2)
+_CONFIRMED = const(3)
+_DEAD = const(4)
 
 
 class PakeError(ValueError):
@@ -91,7 +92,7 @@ def lv_cat(*args):
     return b"".join([prepend_len(a) for a in args])
 
 
-def generator_string(prs, ci, sid, dsi=DSI, s_in_bytes=S_IN_BYTES):
+def generator_string(prs, ci, sid, dsi=_DSI, s_in_bytes=_S_IN_BYTES):
     """lv_cat(DSI, PRS, zero padding, CI, sid): the padding makes DSI and PRS fill
     the first hash block whatever the password's length."""
     zpad = max(0, s_in_bytes - 1 - len(prepend_len(prs)) - len(prepend_len(dsi)))
@@ -153,7 +154,7 @@ class Cpace:
             raise PakeError("bad-input", "ad: at most %d bytes" % MAX_AD)
         self.initiator = bool(initiator)
         self._random = random_bytes
-        self.state = NEW
+        self.state = _NEW
         self._y = None          # my scalar, until finish
         self._msg = None        # my message
         self._peer = None       # the peer's message
@@ -161,12 +162,12 @@ class Cpace:
         self.peer_ad = None
 
     def _fail(self, code, message):
-        self.state = DEAD
+        self.state = _DEAD
         self._y = self._mac_key = None
         raise PakeError(code, message)
 
     def message(self):
-        if self.state == DEAD:
+        if self.state == _DEAD:
             raise PakeError("wrong-state", "the session is over")
         if self._msg is None:
             rnd = self._random
@@ -179,39 +180,39 @@ class Cpace:
             g = calculate_generator(self.prs, self.ci, self.sid)
             self._y = bytes(y)
             self._msg = x25519.scalarmult(self._y, g) + self.ad
-            self.state = SENT
+            self.state = _SENT
         return self._msg
 
     def finish(self, peer):
-        if self.state not in (NEW, SENT):
+        if self.state not in (_NEW, _SENT):
             raise PakeError("wrong-state", "finish: once, before confirmation")
         peer = _bytes(peer, "message")
-        if not Y_LEN <= len(peer) <= Y_LEN + MAX_AD:
+        if not _Y_LEN <= len(peer) <= _Y_LEN + MAX_AD:
             raise PakeError("bad-length", "a message is %d to %d bytes, not %d"
-                            % (Y_LEN, Y_LEN + MAX_AD, len(peer)))
+                            % (_Y_LEN, _Y_LEN + MAX_AD, len(peer)))
         mine = self.message()
-        k = x25519.scalarmult(self._y, peer[:Y_LEN])
+        k = x25519.scalarmult(self._y, peer[:_Y_LEN])
         if k == _ZERO:
             self._fail("bad-point", "the peer's share is a low-order point")
         if self.initiator:
-            tr = transcript_ir(mine[:Y_LEN], mine[Y_LEN:], peer[:Y_LEN], peer[Y_LEN:])
+            tr = transcript_ir(mine[:_Y_LEN], mine[_Y_LEN:], peer[:_Y_LEN], peer[_Y_LEN:])
         else:
-            tr = transcript_ir(peer[:Y_LEN], peer[Y_LEN:], mine[:Y_LEN], mine[Y_LEN:])
-        h = _sha512(lv_cat(DSI_ISK, self.sid, k))
+            tr = transcript_ir(peer[:_Y_LEN], peer[_Y_LEN:], mine[:_Y_LEN], mine[_Y_LEN:])
+        h = _sha512(lv_cat(_DSI_ISK, self.sid, k))
         h.update(tr)
         isk = h.digest()
         self._mac_key = _sha512(b"CPaceMac" + self.sid + isk).digest()
         self._y = None
         self._peer = peer
-        self.peer_ad = peer[Y_LEN:]
-        self.state = DONE
+        self.peer_ad = peer[_Y_LEN:]
+        self.state = _DONE
         return isk
 
     def _tag(self, msg):
-        return _hmac_sha256(self._mac_key, lv_cat(msg[:Y_LEN], msg[Y_LEN:]))
+        return _hmac_sha256(self._mac_key, lv_cat(msg[:_Y_LEN], msg[_Y_LEN:]))
 
     def confirm_tag(self):
-        if self.state not in (DONE, CONFIRMED):
+        if self.state not in (_DONE, _CONFIRMED):
             raise PakeError("wrong-state", "confirm_tag: after finish")
         return self._tag(self._msg)
 
@@ -219,19 +220,19 @@ class Cpace:
         """True when `tag` is the peer's tag for this session. A wrong tag in a
         session not yet confirmed ends it (one guess per session); once confirmed,
         a stray wrong tag is only answered False."""
-        if self.state not in (DONE, CONFIRMED):
+        if self.state not in (_DONE, _CONFIRMED):
             raise PakeError("wrong-state", "check_confirm: after finish")
         tag = _bytes(tag, "tag")
-        if len(tag) != TAG_LEN:
-            raise PakeError("bad-length", "a tag is %d bytes, not %d" % (TAG_LEN, len(tag)))
+        if len(tag) != _TAG_LEN:
+            raise PakeError("bad-length", "a tag is %d bytes, not %d" % (_TAG_LEN, len(tag)))
         ok = _same(tag, self._tag(self._peer))
         if ok:
-            self.state = CONFIRMED
-        elif self.state == DONE:
-            self.state = DEAD
+            self.state = _CONFIRMED
+        elif self.state == _DONE:
+            self.state = _DEAD
             self._mac_key = None
         return ok
 
     @property
     def confirmed(self):
-        return self.state == CONFIRMED
+        return self.state == _CONFIRMED

@@ -24,7 +24,6 @@ from . import fair
 from . import table as tbl
 from . import vouch
 from . import wire
-from .table import OpError, PLAYING
 from .timing import RETX_MS
 
 
@@ -47,7 +46,7 @@ def reroll_extra(table, seat, action, root, new_root):
                 aside.append(i)
                 break
         else:
-            raise OpError("not-your-dice")
+            raise tbl.OpError("not-your-dice")
     new = fair.seat_digest(new_root, gen + 1, n - len(aside))
     return (new + bytes((len(aside),)) + b"".join(bytes((i,)) + secrets[i] for i in aside)
             + b"".join(fair.commit(x) for x in secrets))
@@ -70,7 +69,7 @@ class Rolls:
         """'roll' when this cup's player may roll by shaking now, else None."""
         cup = self.cup
         t = cup.table
-        if t is None or t.game is None or t.phase != PLAYING or self.rolls:
+        if t is None or t.game is None or t.phase != tbl.PLAYING or self.rolls:
             return None
         g = t.game
         seat = cup.seat()
@@ -103,7 +102,7 @@ class Rolls:
             self.kept = (rid, root)
             cup.emit_private("committed", ("roll", d))
         if not cup.is_master():
-            cup.seat_input(wire.ROLLC, (rid, seat, d, self._vouch(rid, seat, d)))
+            cup.seat_part.send_input(wire.ROLLC, (rid, seat, d, self._vouch(rid, seat, d)))
 
     def _vouch(self, rid, seat, d):
         """This cup's vouch for its roll's commitment (every cup checks it in the op)."""
@@ -125,7 +124,7 @@ class Rolls:
             if rid == t.version:
                 continue
             r = self.rolls.pop(rid)
-            cup.seat_clear()
+            cup.seat_part.clear()
             g = t.game
             seat = cup.seat()
             if g is not None and g.to_act() == seat and g.need() in (ROLL, BANK_OR_ROLL) \
@@ -134,7 +133,8 @@ class Rolls:
                 self.rolls = {t.version: r}
                 cup.flash.put_roll(t.version, r["root"])
                 self.kept = (t.version, r["root"])
-                cup.seat_input(wire.ROLLC, (t.version, r["seat"], r["d"], self._vouch(t.version, r["seat"], r["d"])))
+                cup.seat_part.send_input(wire.ROLLC, (t.version, r["seat"], r["d"],
+                                                      self._vouch(t.version, r["seat"], r["d"])))
         return None
 
     # ----- the master -----------------------------------------------------------------
@@ -176,7 +176,7 @@ class Rolls:
                     if r["bid"] is not None:
                         cup.turns.commit_act(r["seat"], r["bid"])
                     cup.turns.commit_act(r["seat"], action, extra, r["w"], None, (r["of"], r["wv"]))
-                except OpError as e:
+                except tbl.OpError as e:
                     cup.rejected(r["seat"], action, str(e).split(": ")[-1])
             else:
                 mine = self._vouch(rid, r["seat"], r["d"]) if t.seats[r["seat"]] == cup.me else b""
@@ -242,7 +242,7 @@ class Rolls:
         r["w"] = w
         r["of"] = f.sender   # (if we lead next, the roll goes on with this witness's nonce)
         r["wv"] = wv
-        cup.seat_input(wire.ROLLR, (rid, r["seat"], r["root"]))
+        cup.seat_part.send_input(wire.ROLLR, (rid, r["seat"], r["root"]))
 
     def on_rollr(self, src, f):
         rid, seat, root = f.body
@@ -256,7 +256,7 @@ class Rolls:
         self.rolls = {}
         try:
             cup.sync.commit(tbl.op_roll(seat, r["d"], r["w"], root, rid, r["rv"], cup.me, r["wv"]))
-        except OpError as e:
+        except tbl.OpError as e:
             cup.rejected(seat, 0x10000, str(e))
 
     def reset(self):

@@ -10,7 +10,6 @@ on every cup), and the player takes the seat back with their next input.
 from ..engine import BANK_OR_ROLL, BID, KEEP
 from . import table as tbl
 from . import wire
-from .table import AUTO, PLAYING
 from .timing import RESEND_MS
 
 DECIDE = (BID, KEEP, BANK_OR_ROLL)
@@ -76,7 +75,7 @@ class Seat:
                     self.sent = None
             if self.sent is not None:
                 due = self.sent[3] + RESEND_MS
-        if t.phase != PLAYING or cup.seat() < 0:
+        if t.phase != tbl.PLAYING or cup.seat() < 0:
             self.wait = None
             return due
         d = self._waits(now)
@@ -89,7 +88,7 @@ class Seat:
             d = self.bot.step(cup, now)
             if d is not None and (due is None or d < due):
                 due = d
-        flagged = bool(t.members[cup.me].flags & AUTO)
+        flagged = bool(t.members[cup.me].flags & tbl.AUTO)
         if flagged != self.auto and now - self.last_auto >= RESEND_MS:
             self._announce()
         return due
@@ -132,7 +131,7 @@ class Seat:
         if t is None or cup.me is None or cup.me >= len(t.members):
             return
         flags = t.members[cup.me].flags
-        want = flags | AUTO if self.auto else flags & ~AUTO
+        want = flags | tbl.AUTO if self.auto else flags & ~tbl.AUTO
         if cup.is_master():
             if want != flags:
                 cup.sync.commit(tbl.op_flags(cup.me, want))

@@ -34,6 +34,7 @@ counted in `frames`.
 The trace records every frame and the fate of every copy; `save_trace` writes it
 as text (format below) and `load_trace` reads it back.
 """
+from micropython import const
 from ..rng import Rng  # noqa: F401 - re-exported: net.sim.Rng is the medium's PRNG
 from .transport import BROADCAST, MAX_CUPS, MTU, RX_OVERHEAD, RXBUF, RxQueue, Transport, check_frame, hexaddr
 
@@ -52,7 +53,7 @@ OVERFLOW = "overflow"
 NOBODY = "nobody"
 DROP_CAUSES = (LOST, PARTITION, DEAD, FROZEN, OVERFLOW, NOBODY)
 
-WINDOW_FRAMES = 256  # the most frames per second a radio's counter can tell apart
+_WINDOW_FRAMES = const(256)  # the most frames per second a radio's counter can tell apart
 TRACE_HEADER = "# dicecup-trace 1"
 TRACE_DOC = (
     "# one line per event, fields separated by one space:\n"
@@ -144,7 +145,7 @@ class SimRadio(Transport):
         self.rx = RxQueue(rxbuf or medium.rxbuf, RX_OVERHEAD)
         self.tx = 0
         self.refused = 0
-        self._times = [0] * WINDOW_FRAMES  # send times of the latest frames (a ring)
+        self._times = [0] * _WINDOW_FRAMES  # send times of the latest frames (a ring)
         self._n = 0                        # frames sent, ever
         self._first = 0                    # the oldest of them within the last second
         self.max_per_s = 0                 # the most frames sent in any 1 s window

@@ -21,14 +21,15 @@ log ever shows a move that a failover later takes back.
 Every resend goes through the cup's frame budget (net/budget.py) and is rate-limited
 per cup asking, so a lossy table cannot grow into a storm.
 """
+from micropython import const
 from struct import pack, unpack_from
 
 from . import wire
 from .table import OpError, Table
-from .timing import AHEAD, ANSWER, HELLO_MS, HISTORY, KEEPALIVE_MS, NEED_MS, RESENDS, RETX_MS, SNAP_CHUNK, SNAP_MS
+from . import timing
 from .transport import BROADCAST
 
-UNSHOWN = 64   # applied ops whose events wait for the commit, at most (then: a snapshot)
+_UNSHOWN = const(64)   # applied ops whose events wait for the commit, at most (then: a snapshot)
 
 
 def entry(e):
@@ -55,10 +56,10 @@ class Sync:
         self.shown = 0        # the highest version whose events went out
         self.commit_due = False   # master: the commit moved, tell the table
         self.last_retx = 0
-        self.last_need = -NEED_MS
-        self.last_ack = -KEEPALIVE_MS
+        self.last_need = -timing.NEED_MS
+        self.last_ack = -timing.KEEPALIVE_MS
         self.ack_due = False
-        self.last_hello = -HELLO_MS
+        self.last_hello = -timing.HELLO_MS
 
     # ----- the history --------------------------------------------------------------
     def term_at(self, version):
@@ -75,7 +76,7 @@ class Sync:
     def _keep(self, version, term, prev, op):
         h = self.history
         h.append(pack(">IHH", version, term, prev) + op)   # one object: no tuple, no second bytes
-        if len(h) > HISTORY:
+        if len(h) > timing.HISTORY:
             h.pop(0)
 
     def reset(self, version=0):
@@ -102,7 +103,7 @@ class Sync:
     def hold(self, version, name, events, op, state):
         """An op was applied: its events wait for the commit."""
         self.unshown.append((version, name, events, op, state))
-        if len(self.unshown) > UNSHOWN:
+        if len(self.unshown) > _UNSHOWN:
             self.unshown.pop(0)
 
     def learn(self, commit):
@@ -160,28 +161,28 @@ class Sync:
         if self.commit_due:
             self.commit_due = False
             cup.election.heartbeat()
-        if now - self.last_retx < RETX_MS:
-            return self.last_retx + RETX_MS
+        if now - self.last_retx < timing.RETX_MS:
+            return self.last_retx + timing.RETX_MS
         behind = []
         for mid in cup.present_peers():
             v = self.acks.get(mid, 0)
             if v < t.version and v not in behind:
                 behind.append(v)
         if not behind:
-            return now + RETX_MS
+            return now + timing.RETX_MS
         self.last_retx = now
         behind.sort()
         want = []
         for a in behind:
-            for v in range(a + 1, min(a + RESENDS, t.version) + 1):
-                if v not in want and len(want) < RESENDS:
+            for v in range(a + 1, min(a + timing.RESENDS, t.version) + 1):
+                if v not in want and len(want) < timing.RESENDS:
                     want.append(v)
         for e in self.history:  # a cup past our history gets a snapshot when it asks
             v, term, prev, op = entry(e)
             if v in want:
                 if cup.send(BROADCAST, wire.UPDATE, (t.term, v, term, prev, self.committed, op), resend=True):
                     cup.counts["retransmits"] += 1
-        return now + RETX_MS
+        return now + timing.RETX_MS
 
     def on_ack(self, src, f):
         term, ver, eterm = f.body
@@ -216,12 +217,12 @@ class Sync:
         cup = self.cup
         now = cup.now
         last = self.snapped.get(mid)
-        if last is not None and now - last < SNAP_MS:
+        if last is not None and now - last < timing.SNAP_MS:
             return
         self.snapped[mid] = now
         t = cup.table
         snap = t.snapshot()
-        parts = (len(snap) + SNAP_CHUNK - 1) // SNAP_CHUNK
+        parts = (len(snap) + timing.SNAP_CHUNK - 1) // timing.SNAP_CHUNK
         # Parts ask as fresh frames: a snapshot is rationed already (one per member per
         # SNAP_MS), and one part held back by the retransmissions' share of the budget
         # is the whole snapshot lost. Should the budget still refuse one, the next time
@@ -231,7 +232,7 @@ class Sync:
         for k in range(parts):
             i = (first + k) % parts
             if not cup.send(dest, wire.SNAP, (t.term, t.version, i, parts,
-                                              snap[i * SNAP_CHUNK:(i + 1) * SNAP_CHUNK])):
+                                              snap[i * timing.SNAP_CHUNK:(i + 1) * timing.SNAP_CHUNK])):
                 self.snap_from[mid] = (t.version, i)
                 return
         self.snap_from[mid] = (t.version, 0)
@@ -245,7 +246,7 @@ class Sync:
             return
         now = cup.now
         last = self.answered.get(f.sender)
-        if last is not None and now - last < NEED_MS // 2:
+        if last is not None and now - last < timing.NEED_MS // 2:
             return
         self.answered[f.sender] = now
         ops = [x for x in self.history if unpack_from(">I", x)[0] >= first]
@@ -253,7 +254,7 @@ class Sync:
             if f.sender < len(t.members):
                 self.send_snapshot(src, f.sender)
             return
-        for e in ops[:ANSWER]:
+        for e in ops[:timing.ANSWER]:
             v, term, prev, op = entry(e)
             cup.send(src, wire.UPDATE, (t.term, v, term, prev, self.committed, op), resend=True)
 
@@ -287,7 +288,7 @@ class Sync:
             self.ack()
             self.learn(commit)
             return
-        if ver - t.version <= AHEAD:
+        if ver - t.version <= timing.AHEAD:
             held = self.pending.get(ver)
             if held is None or held[0] < term:
                 self.pending[ver] = (term, prev, op)
@@ -341,7 +342,7 @@ class Sync:
 
     def need(self, src):
         cup = self.cup
-        if cup.now - self.last_need >= NEED_MS and cup.table is not None:
+        if cup.now - self.last_need >= timing.NEED_MS and cup.table is not None:
             self.last_need = cup.now
             cup.send(src if src else cup.master_addr(), wire.NEED, (cup.table.version + 1,))
 
@@ -353,7 +354,7 @@ class Sync:
 
     def hello(self, dest):
         cup = self.cup
-        if cup.now - self.last_hello >= HELLO_MS // 3:
+        if cup.now - self.last_hello >= timing.HELLO_MS // 3:
             self.last_hello = cup.now
             t = cup.table
             cup.send(dest, wire.HELLO, (t.version if t is not None else 0,))
@@ -363,22 +364,19 @@ class Sync:
         updates it brought (net/pump.py ticks the cup right after the frames)."""
         self.ack_due = True
 
-    def _send_ack(self):
-        cup = self.cup
-        t = cup.table
-        self.ack_due = False
-        if t is not None and not cup.is_master() and cup.me is not None:
-            cup.send(cup.master_addr(), wire.ACK, (t.term, t.version, cup.election.term))
-            self.last_ack = cup.now
-
     def peer_tick(self, now):
-        due = self.last_ack + KEEPALIVE_MS
+        due = self.last_ack + timing.KEEPALIVE_MS
         if self.ack_due or now >= due:
-            self._send_ack()
-            due = now + KEEPALIVE_MS
-        if self.resync and now - self.last_hello >= HELLO_MS:
+            self.ack_due = False
+            cup = self.cup
+            t = cup.table
+            if t is not None and not cup.is_master() and cup.me is not None:
+                cup.send(cup.master_addr(), wire.ACK, (t.term, t.version, cup.election.term))
+                self.last_ack = cup.now
+            due = now + timing.KEEPALIVE_MS
+        if self.resync and now - self.last_hello >= timing.HELLO_MS:
             self.hello(self.cup.master_addr())
-        if self.pending and now - self.last_need >= NEED_MS:
+        if self.pending and now - self.last_need >= timing.NEED_MS:
             self.need(self.cup.master_addr())
         return due
 

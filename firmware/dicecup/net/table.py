@@ -12,6 +12,7 @@ dice stay behind their commitments until the settle op publishes the roots.
 autoplay, seats, rules, start, open, master), so every replica emits the same events.
 The table asks the engine what must happen now (`need()`), never which rule set it is.
 """
+from micropython import const
 import struct
 
 from ..engine import BANK_OR_ROLL, BID, OVER, REVEAL, ROLL, RULES, SHAKE, IllegalAction, loads, new_game, rules_class
@@ -28,29 +29,35 @@ BOT = 1     # a bot seat hosted by the master (no cup behind it)
 AWAY = 2    # the cup is silent: a bot on the master plays its seat until it is back
 LEFT = 4    # the player left: a bot plays the seat for good
 AUTO = 8    # the player is not acting: the cup's own bot plays its seat (the cup holds the dice)
-LEVEL = 0x30    # a bot seat's level: players.KINDS[(flags & LEVEL) >> 4] (0: easy, the stand-in's)
+_LEVEL = const(0x30)    # a bot seat's level: players.KINDS[(flags & LEVEL) >> 4] (0: easy, the stand-in's)
 LEVEL_SHIFT = 4
 HINTS = 0x80    # OP_RULES option bit 7: the cups show hints (odds); a table option, never the engine's
 
-OP_JOIN = 1
-OP_FLAGS = 2
-OP_SEATS = 3
+_OP_JOIN = const(1)
+_OP_FLAGS = const(2)
+_OP_SEATS = const(3)
 OP_RULES = 4
-OP_START = 5
-OP_ROUND = 6
-OP_SEED = 7
+_OP_START = const(5)
+_OP_ROUND = const(6)
+_OP_SEED = const(7)
 OP_ACT = 8
 OP_SETTLE = 9
 OP_RESTART = 10
 OP_MASTER = 11
 OP_ROLL = 12
-OP_ANTE = 13
+_OP_ANTE = const(13)
 OP_NAMES = ("", "join", "flags", "seats", "rules", "start", "round", "seed", "act", "settle",
             "restart", "master", "roll", "ante")
 
+# the method that applies each op, by op kind (OP_JOIN = 1 ...): names in a constant
+# tuple, inlined where used (a private const: defined before its first use), looked up
+# per op, rather than a dict built in RAM
+_APPLY = const((None, "_join", "_flags", "_seats", "_rules", "_start", "_round", "_seed", "_act", "_settle",
+                "_restart", "_master", "_roll", "_ante"))
+
 NO_DIGEST = bytes(12)
 NO_ROOT = bytes(16)
-NAME_LEN = 8
+_NAME_LEN = const(8)
 
 # why a round is played again (op restart)
 RESTART_FAILOVER = 2   # a new leader: the round's contribution died with the old one
@@ -59,7 +66,7 @@ RESTART_COMMIT = 3     # a cup holding dice never committed them (attested by a 
 
 def text(raw):
     """A player's name from the radio: printable ASCII only, at most 8 characters."""
-    return "".join(chr(b) if 32 <= b < 127 else "?" for b in raw[:NAME_LEN])
+    return "".join(chr(b) if 32 <= b < 127 else "?" for b in raw[:_NAME_LEN])
 
 
 class OpError(ValueError):
@@ -80,7 +87,7 @@ class Member:
     def level(self):
         """The level the master's bot plays this seat at (a cup away or gone: easy)."""
         from ..players import KINDS
-        return KINDS[(self.flags & LEVEL) >> LEVEL_SHIFT]
+        return KINDS[(self.flags & _LEVEL) >> LEVEL_SHIFT]
 
 
 def _u8(data, pos):
@@ -214,7 +221,7 @@ class Table:
             raise OpError("join out of order")
         if (pk is None) != bool(flags & BOT) or pos != len(op):
             raise OpError("a cup joins with its key, a bot without")
-        if flags & LEVEL and not flags & BOT:
+        if flags & _LEVEL and not flags & BOT:
             raise OpError("only a bot seat has a level")
         m = Member(addr, text(name), flags, pk)
         self.members.append(m)
@@ -706,25 +713,20 @@ class Table:
             raise OpError("trailing bytes in snapshot")
 
 
-# the method that applies each op, by op kind (OP_JOIN = 1 ...): names in a constant
-# tuple (flash when frozen), looked up per op, rather than a dict built in RAM
-_APPLY = (None, "_join", "_flags", "_seats", "_rules", "_start", "_round", "_seed", "_act", "_settle",
-          "_restart", "_master", "_roll", "_ante")
-
 
 # ----- op builders (the master's side) ------------------------------------------------
 def op_join(mid, addr, name, flags=0, pk=None):
     """A member joins: a cup with its public key `pk`, a bot (flags BOT) without."""
-    nm = name.encode()[:NAME_LEN]
-    return bytes((OP_JOIN, mid)) + addr + bytes((flags, len(nm))) + nm + _pk_bytes(pk)
+    nm = name.encode()[:_NAME_LEN]
+    return bytes((_OP_JOIN, mid)) + addr + bytes((flags, len(nm))) + nm + _pk_bytes(pk)
 
 
 def op_flags(mid, flags):
-    return bytes((OP_FLAGS, mid, flags))
+    return bytes((_OP_FLAGS, mid, flags))
 
 
 def op_seats(order):
-    return bytes((OP_SEATS, len(order))) + bytes(order)
+    return bytes((_OP_SEATS, len(order))) + bytes(order)
 
 
 def op_rules(rules, opts):
@@ -732,12 +734,12 @@ def op_rules(rules, opts):
 
 
 def op_ante(mc, mask):
-    return bytes((OP_ANTE,)) + mc + bytes((mask,))
+    return bytes((_OP_ANTE,)) + mc + bytes((mask,))
 
 
 def op_start(m, nonces=()):
     """m: the master's part (its ante's preimage); nonces: the named cups', in member order."""
-    return bytes((OP_START,)) + m + b"".join(nonces)
+    return bytes((_OP_START,)) + m + b"".join(nonces)
 
 
 def op_round(round_no, mc, holders, held):
@@ -747,11 +749,11 @@ def op_round(round_no, mc, holders, held):
     for s in sorted(held):
         mask |= 1 << s
         digests += held[s]
-    return bytes((OP_ROUND, round_no >> 8 & 0xFF, round_no & 0xFF)) + mc + bytes(holders) + bytes((mask,)) + digests
+    return bytes((_OP_ROUND, round_no >> 8 & 0xFF, round_no & 0xFF)) + mc + bytes(holders) + bytes((mask,)) + digests
 
 
 def op_seed(m, digests):
-    return bytes((OP_SEED,)) + m + b"".join(digests)
+    return bytes((_OP_SEED,)) + m + b"".join(digests)
 
 
 def op_act(seat, action, extra=b"", vouch=b"", witness=None):

@@ -45,7 +45,7 @@ import time
 from binascii import hexlify
 
 BROADCAST = b"\xff\xff\xff\xff\xff\xff"
-ADDR_LEN = const(6)
+_ADDR_LEN = const(6)
 MTU = const(250)  # ESP-NOW's MAX_DATA_LEN in released firmware
 MAX_CUPS = const(6)
 
@@ -56,7 +56,7 @@ MAX_CUPS = const(6)
 RX_OVERHEAD = const(13)
 RXBUF = const(2112)
 
-POLL_MS = const(5)  # how often a polling `wait` looks at the receive buffer
+_POLL_MS = const(5)  # how often a polling `wait` looks at the receive buffer
 
 if hasattr(time, "ticks_ms"):
     ticks_ms = time.ticks_ms
@@ -93,7 +93,7 @@ async def wait_for_ms(aw, ms):
 def check_frame(dest, frame, mtu=MTU):
     """Raise ValueError unless `dest` is a 6-byte address and `frame` is 1..mtu bytes.
     Checked before anything touches the radio: an oversized frame is a caller bug."""
-    if len(dest) != ADDR_LEN:
+    if len(dest) != _ADDR_LEN:
         raise ValueError("address must be 6 bytes")
     n = len(frame)
     if n > mtu:
@@ -140,7 +140,7 @@ class Transport:
             left = timeout_ms - ticks_diff(ticks_ms(), start)
             if left <= 0:
                 return False
-            await sleep_ms(left if left < POLL_MS else POLL_MS)
+            await sleep_ms(left if left < _POLL_MS else _POLL_MS)
         return True
 
     def close(self):

@@ -18,7 +18,6 @@ from . import table as tbl
 from . import vouch
 from . import wire
 from .sync import entry
-from .table import OpError, PLAYING
 from .timing import THINK_MS
 
 
@@ -46,7 +45,7 @@ class Turns:
             mine = vouch.pack(self._vouch(seat, base, action, b"")) + body
         else:
             mine = vouch.pack(self._vouch(seat, base, action, extra)) + extra
-        cup.seat_input(wire.ACTION, (seat, action, base, mine))
+        cup.seat_part.send_input(wire.ACTION, (seat, action, base, mine))
 
     def _vouch(self, seat, base, action, extra):
         cup = self.cup
@@ -74,12 +73,12 @@ class Turns:
             if kind(action) == "reroll":
                 if not extra:
                     if seat not in cup.hidden.held_roots():
-                        raise OpError("reroll-not-allowed")
+                        raise tbl.OpError("reroll-not-allowed")
                     extra = cup.hidden.reroll_for_held(seat, action)
                 cup.rolls.reroll(seat, action, extra, bid)
             else:
                 self.commit_act(seat, action)
-        except OpError as e:
+        except tbl.OpError as e:
             cup.rejected(seat, action, str(e).split(": ")[-1])
 
     def on_action(self, src, f):
@@ -120,7 +119,7 @@ class Turns:
             self.commit_act(seat, action, extra, self._witness(action), mine)
             if then is not None:
                 self.commit_act(seat, then, rextra, self._witness(then), theirs)
-        except OpError as e:
+        except tbl.OpError as e:
             code = str(e).split(": ")[-1]
             cup.counts["rejects"] += 1
             cup.send(src, wire.REJECT, (base, code.encode()[:40]))
@@ -138,7 +137,7 @@ class Turns:
         cup = self.cup
         t = cup.table
         g = t.game
-        if g is None or t.phase != PLAYING or cup.rolls.busy():
+        if g is None or t.phase != tbl.PLAYING or cup.rolls.busy():
             return None
         seat = g.to_act()
         if seat is None:

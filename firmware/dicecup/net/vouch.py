@@ -19,12 +19,13 @@ applies the op (net/watch.py `vet`) and refuses an op whose vouch does not check
 base version binds a move to its place in the history: it cannot be replayed later.
 Seats no cup plays (bots, away cups) are the leader's to play, with no vouch.
 """
+from micropython import const
 import struct
 
 from . import wire
 from .transport import BROADCAST
 
-VTAG = 4   # a forged vouch costs the leader its place (net/election.py): one try per lead
+_VTAG = const(4)   # a forged vouch costs the leader its place (net/election.py): one try per lead
 
 
 def act_message(tid, seat, base, action, extra):
@@ -48,7 +49,7 @@ def make(cup, msg):
     tags = []
     for mid, key in ring.receivers(cup.me, BROADCAST):
         mask |= 1 << mid
-        tags.append(key.tag(msg)[:VTAG])
+        tags.append(key.tag(msg)[:_VTAG])
     return bytes((mask,)) + b"".join(tags)
 
 
@@ -66,7 +67,7 @@ def check(cup, member, msg, vouch):
     for b in range(8):
         if mask >> b & 1:
             n += 1
-    if len(vouch) != 1 + VTAG * n:
+    if len(vouch) != 1 + _VTAG * n:
         return "a vouch of the wrong length"
     before = 0
     for b in range(cup.me):
@@ -76,8 +77,8 @@ def check(cup, member, msg, vouch):
         key = cup.keys.ring.pair(cup.me, member)
     except wire.FrameError:
         return "no key for member %d" % member
-    want = key.tag(msg)[:VTAG]
-    got = vouch[1 + VTAG * before:1 + VTAG * (before + 1)]
+    want = key.tag(msg)[:_VTAG]
+    got = vouch[1 + _VTAG * before:1 + _VTAG * (before + 1)]
     diff = 0
     for a, b in zip(want, got):
         diff |= a ^ b

@@ -14,16 +14,16 @@ round, or replay one it would lose, by pretending not to hear.
     late commitment:  after commit_ms (settings), AWAY_MS for an away cup, at once for one that left
     late reveal:      reveal_ms (settings) after the call is committed
 """
+from micropython import const
 from ..engine import REVEAL, SHAKE
 from . import table as tbl
 from . import fair
 from . import vouch
 from . import wire
 from ..engine.actions import kind
-from .table import AWAY, LEFT, NO_DIGEST, NO_ROOT, OpError, RESTART_COMMIT
-from .timing import ATTEST_MS, AWAY_MS, SEED_WAIT_MS
+from . import timing
 
-RELAY_MS = 1000   # a cup holding every reveal passes them on to a leader that has not settled
+_RELAY_MS = const(1000)   # a cup holding every reveal passes them on to a leader that has not settled
 
 COMMITS = 1   # what an attestation is about: commitments never heard,
 REVEALS = 2   # or reveals never heard
@@ -36,20 +36,11 @@ class Watch:
         self.heard_r = {}      # seat -> root heard this round (matching its digest)
         self.heard_all = None  # when every commitment (or reveal) the round needs was heard
         self.attested = {}     # (round, what) -> seats (bits) this cup attested it never heard
-        self.last_attest = -ATTEST_MS
+        self.last_attest = -timing.ATTEST_MS
         self.relayed = -1      # the round whose reveals this cup passed on to the leader
         self.attests = {}      # leader: (round, what) -> {member: seats it attests}
 
     # ----- what this cup hears ---------------------------------------------------------
-    def commit_heard(self, seat, d):
-        if seat not in self.heard_c:
-            self.heard_c[seat] = d
-
-    def reveal_heard(self, seat, root):
-        t = self.cup.table
-        if fair.seat_digest(root, t.gens[seat], t.game.hidden(seat)) == t.digests[seat]:
-            self.heard_r[seat] = root
-
     def owed_by(self, seat):
         """When a seat's commitment is late: at once for a cup that left, after AWAY_MS
         for one that is away, else after the long wait on a broken cup."""
@@ -57,9 +48,9 @@ class Watch:
         t = cup.table
         opened = cup.hidden.opened_at
         flags = t.members[t.holders[seat]].flags
-        if flags & LEFT:
+        if flags & tbl.LEFT:
             return opened
-        return opened + (AWAY_MS if flags & AWAY else cup.waits["commit_ms"])
+        return opened + (timing.AWAY_MS if flags & tbl.AWAY else cup.waits["commit_ms"])
 
     # ----- a peer ------------------------------------------------------------------------
     def peer_tick(self, now):
@@ -69,7 +60,7 @@ class Watch:
         t = cup.table
         g = t.game
         need = g.need()
-        if need == SHAKE and t.mc != NO_DIGEST and t.seed == NO_ROOT:
+        if need == SHAKE and t.mc != tbl.NO_DIGEST and t.seed == tbl.NO_ROOT:
             owed = [s for s in range(len(t.seats)) if g.dice[s] and not t.held >> s & 1]
             what, heard = COMMITS, self.heard_c
             pending = [s for s in owed if s not in heard]
@@ -87,20 +78,20 @@ class Watch:
         if not pending:
             if self.heard_all is None:
                 self.heard_all = now
-            elif what == REVEALS and self.relayed != g.round and now - self.heard_all >= RELAY_MS:
+            elif what == REVEALS and self.relayed != g.round and now - self.heard_all >= _RELAY_MS:
                 # the leader may not have them all (a cup revealed to some cups only):
                 # pass them on -- a root checks itself against its seat's digest
                 self.relayed = g.round
                 for s in owed:
                     if t.holders[s] != cup.me:
                         cup.send(cup.master_addr(), wire.REVEAL, (g.round & 0xFFFF, s, heard[s]))
-                return self.heard_all + SEED_WAIT_MS
-            elif now - self.heard_all >= SEED_WAIT_MS:
+                return self.heard_all + timing.SEED_WAIT_MS
+            elif now - self.heard_all >= timing.SEED_WAIT_MS:
                 self.heard_all = now
                 cup.errors["stalled"] = cup.errors.get("stalled", 0) + 1
                 cup.election.give_up("the leader holds every %s and does not go on" %
                                      ("commitment" if what == COMMITS else "reveal"))
-            return self.heard_all + SEED_WAIT_MS
+            return self.heard_all + timing.SEED_WAIT_MS
         self.heard_all = None
         late = [s for s in late if t.holders[s] != cup.me]
         if late:
@@ -108,10 +99,10 @@ class Watch:
             self.attested[key] = self.attested.get(key, 0) | sum(1 << s for s in late)
             if len(self.attested) > 4:
                 self.attested = {key: self.attested[key]}
-            if now - self.last_attest >= ATTEST_MS:
+            if now - self.last_attest >= timing.ATTEST_MS:
                 self.last_attest = now
                 cup.send(cup.master_addr(), wire.ATTEST, (key[0], what, self.attested[key]))
-            return self.last_attest + ATTEST_MS
+            return self.last_attest + timing.ATTEST_MS
         if what == REVEALS:
             return cup.hidden.called_at + cup.waits["reveal_ms"]
         return min(self.owed_by(s) for s in pending)
@@ -130,13 +121,13 @@ class Watch:
             return self._vet_roll(op)
         if op[0] == tbl.OP_MASTER and len(op) == 5:
             return self._vet_master(op[1], op[2] << 8 | op[3], op[4])
-        if op[0] == tbl.OP_RESTART and op[1] == RESTART_COMMIT and len(op) == 4:
+        if op[0] == tbl.OP_RESTART and op[1] == tbl.RESTART_COMMIT and len(op) == 4:
             what, mask, seats = COMMITS, op[2], op[3]
         elif op[0] == tbl.OP_SETTLE and len(op) == 2 + 16 * len(t.seats) and g.need() == REVEAL:
             what, mask = REVEALS, op[1]
             seats = 0
             for s in range(len(t.seats)):
-                if g.hidden(s) and op[2 + 16 * s:18 + 16 * s] == NO_ROOT:
+                if g.hidden(s) and op[2 + 16 * s:18 + 16 * s] == tbl.NO_ROOT:
                     seats |= 1 << s
         else:
             return None
@@ -259,7 +250,7 @@ class Watch:
                 mask |= 1 << m
         try:
             t.attested(mask, missing)
-        except OpError:
+        except tbl.OpError:
             return None
         return mask
 

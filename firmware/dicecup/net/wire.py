@@ -28,15 +28,16 @@ version or type, a body that does not parse, another table, a tag that does not 
 raises FrameError with a stable `code`, never anything else, so a cup drops it and
 goes on. MicroPython has no `hmac`, so HMAC is built here from hashlib.sha256.
 """
+from micropython import const
 import hashlib
 import struct
 
 VERSION = 0xD2
 MTU = 250
 HEADER = 11
-TAG_LEN = 8       # a kind-1 (join session) tag
-VTAG = 6          # one entry of a kind-2 tag vector
-MAX_MEMBERS = 6
+_TAG_LEN = const(8)       # a kind-1 (join session) tag
+_VTAG = const(6)          # one entry of a kind-2 tag vector
+_MAX_MEMBERS = const(6)
 NOBODY = 0xFF
 
 BEACON = 1
@@ -228,17 +229,17 @@ def encode(ftype, table, sender, seq, ver, body, key=None):
     if kind == 1:
         if key is None:
             raise ValueError("%s frames need a key" % name)
-        data += key.tag(data)[:TAG_LEN]
+        data += key.tag(data)[:_TAG_LEN]
     elif kind == 2:
         if key is None:
             raise ValueError("%s frames need member keys" % name)
         mask = 0
         for mid, _ in key:
-            if not 0 <= mid < MAX_MEMBERS or mask >> mid & 1:
+            if not 0 <= mid < _MAX_MEMBERS or mask >> mid & 1:
                 raise ValueError("bad receiver %r" % (mid,))
             mask |= 1 << mid
         signed = data + bytes((mask,))
-        tags = [k.tag(signed)[:VTAG] for mid, k in sorted(key, key=lambda e: e[0])]
+        tags = [k.tag(signed)[:_VTAG] for mid, k in sorted(key, key=lambda e: e[0])]
         data += b"".join(tags) + bytes((mask,))
     if len(data) > MTU:
         raise ValueError("%s frame of %d bytes > %d" % (name, len(data), MTU))
@@ -302,11 +303,11 @@ def decode(data, table=None):
     mask = 0
     if kind == 2:
         mask = data[n - 1]
-        if mask >> MAX_MEMBERS:
+        if mask >> _MAX_MEMBERS:
             raise FrameError("malformed", "tag mask 0x%02x" % mask)
-        end = n - 1 - VTAG * _bits(mask)
+        end = n - 1 - _VTAG * _bits(mask)
     else:
-        end = n - TAG_LEN if kind else n
+        end = n - _TAG_LEN if kind else n
     if end < HEADER:
         raise FrameError("truncated")
     tid = data[2] << 8 | data[3]
@@ -323,7 +324,7 @@ def decode(data, table=None):
 
 def covers(frame, me):
     """Whether a kind-2 frame carries a tag for member `me`."""
-    return me is not None and 0 <= me < MAX_MEMBERS and bool(frame.mask >> me & 1)
+    return me is not None and 0 <= me < _MAX_MEMBERS and bool(frame.mask >> me & 1)
 
 
 def check(frame, key, me=None):
@@ -334,14 +335,14 @@ def check(frame, key, me=None):
         return
     raw = frame.raw
     if kind == 1:
-        want = key.tag(raw[:-TAG_LEN])[:TAG_LEN]
-        got = raw[-TAG_LEN:]
+        want = key.tag(raw[:-_TAG_LEN])[:_TAG_LEN]
+        got = raw[-_TAG_LEN:]
     else:
         if not covers(frame, me):
             raise FrameError("not-for-me")
-        at = frame.end + VTAG * _bits(frame.mask & ((1 << me) - 1))
-        want = key.tag(raw[:frame.end] + raw[-1:])[:VTAG]
-        got = raw[at:at + VTAG]
+        at = frame.end + _VTAG * _bits(frame.mask & ((1 << me) - 1))
+        want = key.tag(raw[:frame.end] + raw[-1:])[:_VTAG]
+        got = raw[at:at + _VTAG]
     diff = 0
     for a, b in zip(want, got):
         diff |= a ^ b

@@ -1,9 +1,10 @@
 """The Dix mille baseline: keep every scoring die of each roll (the largest scoring keep
 that does not pass 10,000), bank as soon as the turn total is 300 or more (500 until
 the seat has opened). A fixed rule, to measure the other levels against."""
+from micropython import const
 from ..engine.actions import BANK, ROLL_ANY, unpack
 
-GOAL = 10000
+_GOAL = const(10000)
 
 
 def act(view, rng):
@@ -23,7 +24,7 @@ def act(view, rng):
         for a in acts:
             kept = unpack(a & 0x7FFF)
             pts = score(kept)
-            key = (banked + pts <= GOAL, len(kept), pts)
+            key = (banked + pts <= _GOAL, len(kept), pts)
             if best_key is None or key > best_key:
                 best, best_key = a, key
         return best

@@ -8,9 +8,10 @@ game would be left needing more than the dice can give in one exact roll; close 
 10,000 it rolls on while a single 1 or 5 can finish (needs of 50 or 100, three dice or more).
 Integers only; it reads the View, nothing else.
 """
+from micropython import const
 from ..engine.actions import BANK, ROLL_ANY, unpack
 
-GOAL = 10000
+_GOAL = const(10000)
 KEEP_DICE = (0, 20, 60, 150, 250, 400)     # what leaving n dice (5: hot dice) is worth
 BANK_AT = (0, 250, 300, 400, 700, 1500)    # bank at this turn total with n dice left
 
@@ -24,11 +25,11 @@ def _keep(view):
     for a in view.legal:
         kept = unpack(a & 0x7FFF)
         pts = score(kept)
-        if reached + pts == GOAL:
+        if reached + pts == _GOAL:
             return a
         left = n - len(kept) or 5
         v = pts + KEEP_DICE[left]
-        if reached + pts > GOAL:
+        if reached + pts > _GOAL:
             v -= 100000
         if best_v is None or v > best_v:
             best, best_v = a, v
@@ -47,7 +48,7 @@ def act(view, rng):
         return _keep(view)
     if BANK not in acts:
         return ROLL_ANY
-    need = GOAL - view.scores[view.seat] - view.turn_total
+    need = _GOAL - view.scores[view.seat] - view.turn_total
     if need <= 100 and view.left >= 3:
         return ROLL_ANY
     if view.turn_total >= BANK_AT[view.left]:

@@ -18,16 +18,17 @@ faces count and which bids may follow. Dix mille goes to players/dixnormal.py.
 
 Odds come from `odds.figures` (exact ints), turned into 1/4096ths.
 """
+from micropython import const
 from ..engine.actions import CHALLENGE, EXACT, reroll as _reroll
 from .odds import figures, seen
 
-SCALE = 4096
-_RAISE_BONUS = SCALE // 10   # a raise is not always called
-_BLUFF_FLOOR = SCALE // 3
+_SCALE = const(4096)
+_RAISE_BONUS = _SCALE // 10   # a raise is not always called
+_BLUFF_FLOOR = _SCALE // 3
 
 
 def _p(fr):
-    return fr[0] * SCALE // fr[1]
+    return fr[0] * _SCALE // fr[1]
 
 
 def hinted(view, f):
@@ -88,7 +89,7 @@ def act(view, rng):
     if view.bid:
         pt, pe = odds(view, view.bid[0], view.bid[1])
     if not view.mine:
-        return EXACT if EXACT in acts and 2 * pe > SCALE else None
+        return EXACT if EXACT in acts and 2 * pe > _SCALE else None
     best = None
     best_v = -1
     ok = []
@@ -103,7 +104,7 @@ def act(view, rng):
         best_v = odds(view, best >> 3, best & 7)[0]
     if view.bid:
         raise_v = best_v + _RAISE_BONUS if best is not None else -1
-        win = SCALE - pt
+        win = _SCALE - pt
         if EXACT in acts and pe > win and pe > raise_v:
             return EXACT
         if CHALLENGE in acts and win >= raise_v:
@@ -116,7 +117,7 @@ def act(view, rng):
 def reroll(view, bid, rng):
     """Bluff's extension after its own `bid` (not yet applied): set aside the dice
     counting for it and reroll the rest when the bet is under 3 in 4 to be true."""
-    return reroll_under(view, bid, lambda: 4 * odds(view, bid >> 3, bid & 7)[0] < 3 * SCALE)
+    return reroll_under(view, bid, lambda: 4 * odds(view, bid >> 3, bid & 7)[0] < 3 * _SCALE)
 
 
 def reroll_under(view, bid, thin):

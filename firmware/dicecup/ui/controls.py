@@ -49,9 +49,9 @@ a die or len(dice()) for "done", `offered(i)`), the menu cursor (`menu` of `menu
 """
 from micropython import const
 
-from dicecup.engine.actions import BANK, CHALLENGE, EXACT, ROLL_ANY
+from dicecup.engine import actions
 from dicecup.ui import bids, picking
-from dicecup.ui.keymap import BACK, CALL_EXACT, MENU, NEXT, OK, PEEK, PREV, Keymap
+from dicecup.ui import keymap
 
 # decisions
 NOTHING = const(0)
@@ -77,9 +77,9 @@ M_REROLL = const(4)
 M_KEEP = const(5)
 M_ROLL = const(6)
 M_BANK = const(7)
-MOVE_NAMES = ("", "bid", "challenge", "exact", "reroll", "keep", "roll", "bank")
-_SENT = (0, 0, CHALLENGE, EXACT, 0, 0, ROLL_ANY, BANK)  # moves sent as they are
-_PICK_KIND = (0, 0, 0, 0, 3, 2, 0, 0)  # picking.py's kind per move (M_BID: 0, with the bid)
+_MOVE_NAMES = const(("", "bid", "challenge", "exact", "reroll", "keep", "roll", "bank"))
+_SENT = (0, 0, actions.CHALLENGE, actions.EXACT, 0, 0, actions.ROLL_ANY, actions.BANK)  # moves sent as they are
+_PICK_KIND = const((0, 0, 0, 0, 3, 2, 0, 0))  # picking.py's kind per move (M_BID: 0, with the bid)
 
 BOARD4 = ("left", "ok", "right", "back")
 
@@ -102,11 +102,11 @@ def moves_of(view):
             continue
         elif a >= 8:
             m |= 1 << M_BID
-        elif a == CHALLENGE:
+        elif a == actions.CHALLENGE:
             m |= 1 << M_CHALLENGE
-        elif a == EXACT:
+        elif a == actions.EXACT:
             m |= 1 << M_EXACT
-        elif a == BANK:
+        elif a == actions.BANK:
             m |= 1 << M_BANK
     return m
 
@@ -116,7 +116,7 @@ class Controls:
     mask)`, or `command(cmd)` with the keymap's commands (a test, another input)."""
 
     def __init__(self, names=BOARD4, menu_size=0):
-        self.keys = Keymap(names)
+        self.keys = keymap.Keymap(names)
         self.menu_size = menu_size
         self.view = None
         self.focus = AT_MOVES
@@ -158,11 +158,11 @@ class Controls:
             self._revalidate()
 
     def command(self, cmd):
-        if cmd == PEEK:
+        if cmd == keymap.PEEK:
             return PEEK_DICE
-        if cmd == CALL_EXACT:
-            return self._send(EXACT, None)
-        if cmd == MENU:
+        if cmd == keymap.CALL_EXACT:
+            return self._send(actions.EXACT, None)
+        if cmd == keymap.MENU:
             if self.focus == AT_MENU:
                 return self.close_menu()
             self.open_menu(self.menu_size)
@@ -172,7 +172,7 @@ class Controls:
             return self._in_menu(cmd)
         if self.view is None or self.sent:
             return NOTHING
-        step = 1 if cmd == NEXT else -1 if cmd == PREV else 0
+        step = 1 if cmd == keymap.NEXT else -1 if cmd == keymap.PREV else 0
         if f == AT_MOVES:
             return self._in_moves(cmd, step)
         if f == AT_DICE:
@@ -186,9 +186,9 @@ class Controls:
                 self.face = face
                 self.quantity = bids.lowest_on(legal, face)
                 return REDRAW
-            if cmd == OK:
+            if cmd == keymap.OK:
                 return self._focus(AT_QUANTITY)
-            return self._focus(AT_MOVES) if cmd == BACK else NOTHING
+            return self._focus(AT_MOVES) if cmd == keymap.BACK else NOTHING
         # AT_QUANTITY
         if step:
             q = bids.next_quantity(legal, self.quantity, self.face, step)
@@ -196,11 +196,11 @@ class Controls:
                 return NOTHING
             self.quantity = q
             return REDRAW
-        if cmd == OK:
+        if cmd == keymap.OK:
             if bids.reroll_with_bid(self.view):
                 return self._open_picker(M_BID)
             return self._send(self.quantity << 3 | self.face, None)
-        return self._focus(AT_FACE) if cmd == BACK else NOTHING
+        return self._focus(AT_FACE) if cmd == keymap.BACK else NOTHING
 
     def dice(self):
         """The dice the picker shows: the roll to keep from (Dix mille), else my hand."""
@@ -233,15 +233,15 @@ class Controls:
 
     def _in_menu(self, cmd):
         n = self.menu_size
-        if cmd == BACK:
+        if cmd == keymap.BACK:
             return self.close_menu()
-        if cmd == OK:
+        if cmd == keymap.OK:
             if not n:
                 return REFUSED
             self.close_menu()
             return MENU_PICK
-        if n > 1 and (cmd == PREV or cmd == NEXT):
-            self.menu = (self.menu + (1 if cmd == NEXT else n - 1)) % n
+        if n > 1 and (cmd == keymap.PREV or cmd == keymap.NEXT):
+            self.menu = (self.menu + (1 if cmd == keymap.NEXT else n - 1)) % n
             return REDRAW
         return NOTHING
 
@@ -254,7 +254,7 @@ class Controls:
                 return NOTHING
             self.move = nxt
             return REDRAW
-        if cmd != OK or not m:
+        if cmd != keymap.OK or not m:
             return NOTHING
         if m == M_BID:
             return self._focus(AT_FACE)
@@ -299,10 +299,10 @@ class Controls:
     def _in_picker(self, cmd, step):
         if step:
             return self._step_cursor(step)
-        if cmd == BACK:
+        if cmd == keymap.BACK:
             self.picked = 0
             return self._focus(AT_QUANTITY if self.picking == M_BID else AT_MOVES)
-        if cmd != OK:
+        if cmd != keymap.OK:
             return NOTHING
         c = self.cursor
         dice = self.dice()

@@ -25,7 +25,7 @@ LARGE = const(22)
 SMALL = const(12)
 
 # which of the 3 x 3 pip spots each face uses: bit row * 3 + col
-_PIPS = (0, 0b000010000, 0b100000001, 0b100010001, 0b101000101, 0b101010101, 0b101101101)
+_PIPS = const((0, 0b000010000, 0b100000001, 0b100010001, 0b101000101, 0b101010101, 0b101101101))
 
 # per size: side, spot offsets, pip bitmap (width, rows), corner cut per row (outside,
 # then inside the 1-px border), symbol offset, star, parrot

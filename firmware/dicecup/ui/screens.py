@@ -159,16 +159,11 @@ def in_view(sc, name):
 def redraw(buf, sc, parts):
     """Draw only `parts` of the screen (bits `in_view` gave for it): what a whole draw()
     of `sc` gives there, the rest of buf left as it is."""
-    if parts & DICE:
-        _turn_dice(buf, sc)
+    if parts & DICE:   # my dice under the cup turned up (sc.peek) or down: their face boxes only
+        _cup_dice(buf, sc, dice.turn)
     if parts & MOVES:
         fb.fill_rect(buf, 0, 56, 128, 8, 0)
         _moves(buf, sc, sc.controls)
-
-
-def _turn_dice(buf, sc):
-    # my dice under the cup turned up (sc.peek) or down: their face boxes only
-    _cup_dice(buf, sc, dice.turn)
 
 
 def _cup_dice(buf, sc, paint):
@@ -176,26 +171,14 @@ def _cup_dice(buf, sc, paint):
     (dice.draw, or dice.turn for their face boxes alone); returns the x after them."""
     v = sc.view
     hand = v.hand
-    x = _strip_x(v, _under_cup(v))
-    for i in range(_under_cup(v)):
-        paint(buf, _hidden_face(sc, hand, i), x, _BAND, dice.SMALL)
+    n = len(hand) if hand else v.hidden         # the dice under my cup
+    aside = v.aside[v.seat] if v.aside else ()
+    x = 128 - (n + len(aside)) * _PITCH + 1    # flush right
+    up = sc.peek and hand
+    for i in range(n):
+        paint(buf, _face(sc, hand[i]) if up else dice.HIDDEN, x, _BAND, dice.SMALL)
         x += _PITCH
     return x
-
-
-def _under_cup(v):
-    return len(v.hand) if v.hand else v.hidden
-
-
-def _strip_x(v, n):
-    aside = v.aside[v.seat] if v.aside else ()
-    return 128 - (n + len(aside)) * _PITCH + 1    # flush right
-
-
-def _hidden_face(sc, hand, i):
-    if sc.peek and hand:
-        return _face(sc, hand[i])
-    return dice.HIDDEN
 
 
 def _my_dice(buf, sc):
@@ -243,18 +226,14 @@ def _status(buf, sc, name):
         s = sc.t("round_n", v.round)
     x = 127 - 14
     text.draw(buf, s[:(x - 9) // SMALL.WIDTH], 0, 0, SMALL)   # (room for the link mark)
-    if sc.battery is not None:
-        _battery(buf, x, 1, sc.battery, sc.low)
+    pct = sc.battery
+    if pct is not None:      # the battery: a 12x6 box and its tip, filled by tenths
+        fb.rect(buf, x, 1, 12, 6)
+        fb.fill_rect(buf, x + 12, 3, 2, 2)
+        fb.fill_rect(buf, x + 1, 2, 0 if sc.low and pct < 10 else max(1, min(10, (pct + 5) // 10)), 4)
     if not sc.link:
         text.draw(buf, "x", x - 7, 0, SMALL)
     fb.fill_rect(buf, 0, 8, 128, 1, 1 if name not in ("menu", "code", "tables") else 0)
-
-
-def _battery(buf, x, y, pct, low):
-    fb.rect(buf, x, y, 12, 6)
-    fb.fill_rect(buf, x + 12, y + 2, 2, 2)
-    fill = 0 if low and pct < 10 else max(1, min(10, (pct + 5) // 10))
-    fb.fill_rect(buf, x + 1, y + 1, fill, 4)
 
 
 def _banner(buf, title, line):

@@ -24,12 +24,6 @@ _PLACEHOLDER = const(191)  # glyph index after 0x20-0x7E (95) and 0xA0-0xFF (96)
 FONT = font_6x10  # the main text: 21 columns x 6 lines
 
 
-def _utf8(s):
-    if isinstance(s, str):
-        return s.encode("utf-8", "surrogatepass")  # CPython: a lone surrogate draws as the box
-    return s
-
-
 def _decode(b, i, n):
     """The code point starting at b[i] and its length in bytes, as code << 3 | length.
     A malformed sequence gives one placeholder per stray byte."""
@@ -77,7 +71,7 @@ def draw(buf, s, x, y, font=FONT, inverse=False):
     """Draw `s` with the cell's top-left corner at x, y (any ints; off-screen parts are
     clipped). Normal text ORs its pixels in; inverse text lights the whole cell box and
     clears the glyph's pixels (a cursor, a selection). Returns x + width(s)."""
-    b = _utf8(s)
+    b = s.encode("utf-8", "surrogatepass") if isinstance(s, str) else s  # CPython: a lone surrogate draws as the box
     n = len(b)
     gw = font.WIDTH
     h = font.HEIGHT

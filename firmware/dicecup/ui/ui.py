@@ -32,12 +32,11 @@ from micropython import const
 from dicecup.engine import RULES, rules_class
 from dicecup.ui import controls as ctl
 from dicecup.ui import lang as _lang
-from dicecup.ui.keymap import BACK, Keymap, NEXT, OK, PREV
+from dicecup.ui import keymap
 from dicecup.ui import screens
-from dicecup.ui.screens import Scene, draw
 
 PEEK_MS = const(3000)
-TOAST_MS = const(2500)
+_TOAST_MS = const(2500)
 REVEAL_MS = const(6000)
 ROLLOFF_MS = const(6000)
 
@@ -46,15 +45,15 @@ GAME_MENU = ("menu_lang", "leave_table")
 HINT_MENU = ("menu_hint",) + GAME_MENU    # with hints on, in a bidding game
 
 # events that are a moment's toast: (kind, key, which field names a member/seat)
-_TOASTS = (("master", "master_is", "member"), ("away", "away", "member"), ("back", "back", "member"),
-           ("joined", "joined", "name"), ("left", "left", "member"), ("withheld", "withheld", "seat"))
+_TOASTS = const((("master", "master_is", "member"), ("away", "away", "member"), ("back", "back", "member"),
+                  ("joined", "joined", "name"), ("left", "left", "member"), ("withheld", "withheld", "seat")))
 
 
 class Ui:
     def __init__(self, names=ctl.BOARD4, lang="en"):
-        self.keys = Keymap(names)
+        self.keys = keymap.Keymap(names)
         self.controls = ctl.Controls(names, len(GAME_MENU))
-        self.sc = Scene(lang)
+        self.sc = screens.Scene(lang)
         self.sc.menu = MENU
         self.sc.screen = "menu"
         self.sc.controls = self.controls
@@ -259,7 +258,7 @@ class Ui:
         if parts and not self.dirty and not self.parts and buf is self._buf and parts & self._view == parts:
             screens.redraw(buf, sc, parts)
             return self._name
-        name = draw(buf, sc)
+        name = screens.draw(buf, sc)
         self._buf = buf
         self._name = name
         self._view = screens.in_view(sc, name)
@@ -274,15 +273,15 @@ class Ui:
             sc.hint = False
             self.dirty = True
             return None
-        if sc.rolloff and cmd == OK:               # ok: on from the roll-off at once
+        if sc.rolloff and cmd == keymap.OK:               # ok: on from the roll-off at once
             sc.rolloff = []
             self.dirty = True
             return None
         if v is not None and v.winner is not None and self.controls.focus != ctl.AT_MENU:
             self.dirty = True
-            if cmd == OK and self.lobby is not None and self.lobby.role == "master":
+            if cmd == keymap.OK and self.lobby is not None and self.lobby.role == "master":
                 return [("start",)]                # the rematch
-            if cmd == BACK:
+            if cmd == keymap.BACK:
                 return [("leave",)]
         c = self.controls
         focus = c.focus
@@ -321,9 +320,9 @@ class Ui:
         sc = self.sc
         self.dirty = True
         if self.mode == "menu":
-            if cmd in (PREV, NEXT):
-                sc.cursor = (sc.cursor + (1 if cmd == NEXT else -1)) % len(sc.menu)
-            elif cmd == OK:
+            if cmd in (keymap.PREV, keymap.NEXT):
+                sc.cursor = (sc.cursor + (1 if cmd == keymap.NEXT else -1)) % len(sc.menu)
+            elif cmd == keymap.OK:
                 item = sc.menu[sc.cursor]
                 if item == "menu_lang":
                     return [("lang", self._next_lang())]
@@ -338,11 +337,11 @@ class Ui:
                     sc.cursor = 0
             return None
         if self.mode == "game":      # choosing the game to create a table for
-            if cmd in (PREV, NEXT):
-                sc.cursor = (sc.cursor + (1 if cmd == NEXT else -1)) % len(RULES)
-            elif cmd == BACK:
+            if cmd in (keymap.PREV, keymap.NEXT):
+                sc.cursor = (sc.cursor + (1 if cmd == keymap.NEXT else -1)) % len(RULES)
+            elif cmd == keymap.BACK:
                 self._to_menu()
-            elif cmd == OK:
+            elif cmd == keymap.OK:
                 rules = RULES[sc.cursor]
                 self._to_menu()
                 return [("create", rules, {})]
@@ -361,10 +360,10 @@ class Ui:
         n = len(sc.menu)
         if not n:
             return None
-        if cmd in (PREV, NEXT):
-            sc.cursor = (sc.cursor + (1 if cmd == NEXT else -1)) % n
+        if cmd in (keymap.PREV, keymap.NEXT):
+            sc.cursor = (sc.cursor + (1 if cmd == keymap.NEXT else -1)) % n
             return None
-        if cmd != OK:
+        if cmd != keymap.OK:
             return None
         item = sc.menu[sc.cursor]
         if item == "leave_table":
@@ -372,7 +371,11 @@ class Ui:
         if item == "table_start":
             return [("start",)]
         if item == "table_add_bot":
-            return [("bot", self._bot_name(), sc.bot_level)]
+            names = [self._member(m) for m in self._seated()]
+            k = 1                           # the first "bot k" not taken
+            while _lang.t("bot_name", "en", k) in names:
+                k += 1
+            return [("bot", _lang.t("bot_name", "en", k), sc.bot_level)]
         if item == "table_bot_level":       # ok steps through the levels this cup has
             from dicecup import players
             kinds = players.available()
@@ -462,13 +465,6 @@ class Ui:
                 return o[1]
         return ()
 
-    def _bot_name(self):
-        names = [self._member(m) for m in self._seated()]
-        k = 1
-        while _lang.t("bot_name", "en", k) in names:
-            k += 1
-        return _lang.t("bot_name", "en", k)
-
     def _last_bot(self):
         lb = self.lobby
         seated = self._seated()
@@ -482,10 +478,10 @@ class Ui:
         sc = self.sc
         digits = list(sc.code) + ["0"] * (4 - len(sc.code))
         i = sc.cursor
-        if cmd in (PREV, NEXT):
-            digits[i] = str((int(digits[i]) + (1 if cmd == NEXT else 9)) % 10)
+        if cmd in (keymap.PREV, keymap.NEXT):
+            digits[i] = str((int(digits[i]) + (1 if cmd == keymap.NEXT else 9)) % 10)
             sc.code = "".join(digits[:max(i + 1, len(sc.code))])
-        elif cmd == OK:
+        elif cmd == keymap.OK:
             sc.code = "".join(digits[:max(i + 1, len(sc.code))])
             if i == 3:
                 code = "".join(digits)
@@ -498,7 +494,7 @@ class Ui:
                 self._to_menu()
                 return [("join", code)]
             sc.cursor = i + 1
-        elif cmd == BACK:
+        elif cmd == keymap.BACK:
             if i == 0:
                 self._to_menu()
             else:
@@ -510,13 +506,13 @@ class Ui:
         to the code's last digit."""
         sc = self.sc
         n = len(sc.tables)
-        if cmd in (PREV, NEXT) and n:
-            sc.cursor = (sc.cursor + (1 if cmd == NEXT else -1)) % n
-        elif cmd == OK and n:
+        if cmd in (keymap.PREV, keymap.NEXT) and n:
+            sc.cursor = (sc.cursor + (1 if cmd == keymap.NEXT else -1)) % n
+        elif cmd == keymap.OK and n:
             tid = sc.tables[sc.cursor][0]
             self._to_menu()
             return [("join", self.joining, tid)]
-        elif cmd == BACK:
+        elif cmd == keymap.BACK:
             self.mode = sc.screen = "code"
             sc.code = self.joining
             sc.cursor = 3
@@ -536,7 +532,7 @@ class Ui:
 
     def _toast(self, key, args):
         self.sc.toast = (key, args)
-        self.toast_until = self.now + TOAST_MS
+        self.toast_until = self.now + _TOAST_MS
         self.dirty = True
 
     def _member(self, mid):
