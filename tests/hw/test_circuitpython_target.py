@@ -580,7 +580,11 @@ def test_sleep_until_motion_times_out_at_rest(cp):
     b, w, acc, oled, accel, display = wake_setup()
     feel(acc, b, at_rest)
     assert power.sleep_until_motion(accel, b, display, max_ms=5000) == "timeout"
-    assert w.sleeps[-1][:3] == (5000, 5000, "time") and acc.int1_events == 0
+    # the alarm is set at an absolute monotonic time: what the host's clock moved between
+    # the firmware reading it and the alarm being made comes off (a few ms, under load)
+    ms, slept, kind = w.sleeps[-1][:3]
+    assert 4900 <= ms <= 5000 and ms <= slept <= 5000 and kind == "time"
+    assert acc.int1_events == 0
 
 
 def test_wakes_on_a_shake_from_the_trace_library(cp):
