@@ -17,8 +17,8 @@ log shows it); the radio step itself never raises (`App.pump`):
     motion   the accelerometer at the board's rate -> ShakeToRoll -> cup.shake (a
              pick-up, a walk, a bump never rolls: hw/motion.py's contract)
     screen   ui.tick -> ui.draw(buf) -> one push of the changed pages per frame: at
-             once when the UI is handed input (App.nudge), else every FRAME_MS
-    battery  every BATTERY_MS -> ui.status
+             once when the UI is handed input (App.nudge), else every app_tasks._FRAME_MS
+    battery  every _BATTERY_MS (app_tasks) -> ui.status
 
 THE UI SEAM. The app talks to the screens through one object, `ui`, with these methods
 (appboot.make_app gives the real one, ui/ui.py's Ui; a test may pass its own):
@@ -42,7 +42,7 @@ THE UI SEAM. The app talks to the screens through one object, `ui`, with these m
                          (today: "lang")
     ui.tick(now_ms) -> bool      True when the screen must be redrawn (the UI keeps its
                          own dirtiness, animations and timeouts); asked after every
-                         call above and at least every FRAME_MS
+                         call above and at least every _FRAME_MS (app_tasks)
     ui.draw(buf)         draw the whole screen into buf: the display's 1024-byte
                          MONO_VLSB framebuffer (byte (y // 8) * 128 + x, bit y % 8);
                          the app pushes the pages that changed
@@ -87,9 +87,9 @@ from .net import table
 IDLE_MS = 120000             # no game and nobody acting this long: idle
 IDLE_POLL_MS = const(500)    # idle: the radio is polled at most this often
 WAKE_POLL_MS = const(200)    # idle: how often the accelerometer's wake latch is read
-_RADIO_MS = const(10)         # the longest the radio waits while awake (as net/link.py)
-_LOBBY_MS = const(500)        # tables heard are looked at this often
-_RESTART_MS = const(200)      # a task that raised starts again after this
+_RADIO_MS = const(10)        # the longest the radio waits while awake (as net/link.py)
+_LOBBY_MS = const(500)       # tables heard are looked at this often
+_RESTART_MS = const(200)     # a task that raised starts again after this
 
 
 class Lobby:
@@ -237,7 +237,7 @@ class App:
 
     def push(self, now=None):
         """After events: the view and, when it changed, the lobby. The lobby is also
-        looked at every LOBBY_MS (tables heard come and go without events)."""
+        looked at every _LOBBY_MS (tables heard come and go without events)."""
         if not self.changed:
             if now is None or now - self._lobby_at < _LOBBY_MS:
                 return

@@ -16,8 +16,8 @@ _ACTIVE_MG = const(80)      # a sample this far from the previous one is the cup
 _BUSY_MS = const(5)    # buttons: poll this often while one is down or bouncing
 _IDLE_BTN_MS = const(20)   # ...and this often without a ThreadSafeFlag (CPython)
 PUSH_GAP_MS = const(20)    # the screen: at most one push this often (see screen())
-_HEAL_MS = const(1000)      # ...and one page re-sent this often when nothing changed
-_SERIAL_MS = const(250)     # serial: the host's requests looked at this often
+_HEAL_MS = const(1000)     # ...and one page re-sent this often when nothing changed
+_SERIAL_MS = const(250)    # serial: the host's requests looked at this often
 
 
 async def radio(app):
@@ -127,7 +127,7 @@ async def screen(app):
     and the radio gets the loop for at least 20 ms between two I2C writes (a press's
     changed pages are 1-5 ms of wire, a whole new screen up to 23.5 ms). No hand
     presses twice within 20 ms (the buttons' debounce is as long). In quiet times one
-    page is re-sent every HEAL_MS (the whole screen in 8 s), so a page a hash
+    page is re-sent every _HEAL_MS (the whole screen in 8 s), so a page a hash
     collision left stale heals."""
     d = app.hw.display if app.hw is not None else None
     if d is None:
@@ -190,7 +190,7 @@ async def battery(app):
 
 async def serial(app):
     """Lines the host writes to the cup's serial port (`dicecup log` asking for what it
-    missed, seriallog.py), looked at every SERIAL_MS."""
+    missed, seriallog.py), looked at every _SERIAL_MS."""
     if app.inp is None or app.log is None:
         return
     while app.running:

@@ -181,7 +181,7 @@ def local(repeats):
         app.pump()
         k += 1
         if k % 5 == 0:
-            frame()                       # the screen task, every FRAME_MS
+            frame()                       # the screen task, every _FRAME_MS (app_tasks)
         if cup.table is not None and len(cup.table.members) == 6 and not app.game_on():
             app.request(("start",))
         if cup.wants_shake() and not cup.busy():
