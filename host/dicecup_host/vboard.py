@@ -14,8 +14,9 @@ Three parts, one concern each:
   runs against it: exec, fs cp (its sha256 check too), ls, soft-reset, reset.
 * `VBoard` -- the pty ("the cable"), the loop that moves bytes between the pty, the
   Repl and the runtime, and what a person does to a board: unplug and plug the cable
-  back (`replug`: a new pty, the same `link` symlink; the cup runs on its battery
-  meanwhile and what it prints is lost, as on a wire nobody listens to) and press
+  back (`replug`: the `link` symlink is gone while the cable is out, then names a new
+  pty; the cup runs on its battery meanwhile and what it prints is lost, as on a wire
+  nobody listens to) and press
   reset (`reboot`: main.py runs again).
 
 Output goes out as a cup's does: "\\n" becomes "\\r\\n"; nobody on the pty means it is
@@ -532,6 +533,11 @@ class VBoard:
         return self.port
 
     def unplug(self):
+        # The device node goes, as a real board's does: a link left pointing at the
+        # closed /dev/pts/N would lead a reconnecting reader into whatever pty the
+        # system hands out next under that number.
+        if self.link is not None and self.link.is_symlink():
+            self.link.unlink()
         if self.master is not None:
             os.close(self.master)
         self.master = None

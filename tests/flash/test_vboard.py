@@ -106,11 +106,14 @@ def test_a_port_that_is_not_micropython_fails_in_seconds(tmp_path):
 
 
 def test_play_unplug_replug_and_reset_under_a_reader(tmp_path):
-    board = Board(tmp_path, "--play", "perudo", "--bots", "2", "--unplug-s", "0.5")
+    board = Board(tmp_path, "--play", "perudo", "--bots", "2", "--unplug-s", "2")
     try:
         before, _ = events(board.port, lambda ev: ev["k"] == "bid", timeout=60)
         board.signal(signal.SIGUSR1)                       # the cable out, and back in
         board.status("unplugged")
+        # the device is gone while unplugged: not a link to a closed pty whose number
+        # the system hands to the next program asking for one
+        assert not os.path.lexists(board.link)
         board.status("plugged in")
         after, _ = events(board.port, lambda ev: ev["k"] in ("bid", "win"), timeout=60)
         assert after[-1]["v"] > before[-1]["v"]            # the game went on meanwhile
