@@ -333,6 +333,10 @@ def main(argv=None):
         return args.func(args)
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        # A command flushes what it has and returns 130 itself; this is the backstop
+        # for a Ctrl-C that lands between its own handlers (never a traceback).
+        return 130
 
 
 if __name__ == "__main__":

@@ -202,6 +202,9 @@ def run(args):
 
     def stop(signum, frame):
         raise KeyboardInterrupt
+    # SIGINT too: a shell starts a background job with SIGINT ignored, and Python then
+    # leaves it ignored -- `dicecup log ... &` would not stop on `kill -INT`.
+    signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     print("logging %s at %d baud into %s (Ctrl-C stops)" % (args.port, args.baud, args.out), flush=True)
     try:
