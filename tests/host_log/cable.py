@@ -15,13 +15,16 @@ import termios
 import time
 import tty
 
+WAIT_S = 20
+
 
 class Cable:
     def __init__(self, link):
         self.link = link
         self.master = None
         self.slave = None
-        self.lost = 0          # bytes the cup wrote while unplugged
+        self.lost = 0          # bytes the cup wrote while unplugged (or dropped)
+        self.dropped = 0       # bytes dropped while plugged in: the logger read nothing for WAIT_S
         self._in = b""
 
     @property
@@ -63,12 +66,13 @@ class Cable:
         self._in = b""
 
     def write(self, text):
-        """The cup's serial write (str); waits while the logger is slow (up to 5 s)."""
+        """The cup's serial write (str); waits while the logger is slow, up to WAIT_S
+        (what it then drops while plugged in counts in `dropped`: the logger stalled)."""
         data = text.encode() if isinstance(text, str) else text
         if not self.plugged:
             self.lost += len(data)
             return
-        end = time.monotonic() + 5
+        end = time.monotonic() + WAIT_S
         while data:
             try:
                 n = os.write(self.master, data)
@@ -76,6 +80,7 @@ class Cable:
             except BlockingIOError:
                 if time.monotonic() > end:
                     self.lost += len(data)
+                    self.dropped += len(data)
                     return
                 select.select([], [self.master], [], 0.05)
 

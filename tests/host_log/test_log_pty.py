@@ -13,7 +13,7 @@ import sys
 import time
 
 import pytest
-from cable import Cable
+from cable import WAIT_S, Cable
 from procout import Reader
 
 from dicecup.seriallog import Lines, SerialLog
@@ -133,6 +133,7 @@ def test_logger_survives_unplug_garbage_and_reboot(tmp_path):
     se.join(2)
 
     errs = "\n".join(se.lines)
+    assert cable.dropped == 0, "the logger read nothing for %d s: %d bytes dropped" % (WAIT_S, cable.dropped)
     assert "garbage" in errs and "not JSON" in errs, errs
     assert "Traceback" not in errs
     assert any("the cup rebooted" in x for x in so.lines)
@@ -150,7 +151,8 @@ def test_logger_survives_unplug_garbage_and_reboot(tmp_path):
     got = dict((gamelog.key(r), r) for r in recs)
     public = [r for r in truth if "i" in r]
     lost = [r for r in public if gamelog.key(r) not in got]
-    assert not lost, lost[:3]
+    said = [x for x in so.lines if "**" in x or "recorded in" in x]
+    assert not lost, (len(lost), lost[:3], said, se.lines[:10])
     for r in public:
         g = got[gamelog.key(r)]
         assert gamelog._fields(g) == gamelog._fields(r), (g, r)
@@ -160,7 +162,7 @@ def test_logger_survives_unplug_garbage_and_reboot(tmp_path):
     local = [r for r in truth if "i" not in r and r["k"] not in ("hello", "resend")
              and gamelog.key(r) not in gone]
     missing = [r for r in local if gamelog.key(r) not in got]
-    assert missing == []
+    assert missing == [], (missing, said, se.lines[:10])
 
     # the reboot: what the table did while the cup was off is a named gap, nothing else
     gaps = [r for r in recs if r["k"] == "gap"]
