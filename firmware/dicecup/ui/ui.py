@@ -52,7 +52,7 @@ _TOASTS = const((("master", "master_is", "member"), ("away", "away", "member"), 
 class Ui:
     def __init__(self, names=ctl.BOARD4, lang="en"):
         self.keys = keymap.Keymap(names)
-        self.controls = ctl.Controls(names, len(GAME_MENU))
+        self.controls = ctl.Controls(names, len(GAME_MENU), self.keys)
         self.sc = screens.Scene(lang)
         self.sc.menu = MENU
         self.sc.screen = "menu"
