@@ -112,10 +112,10 @@ def test_a_3_cup_game_finishes_inside_micropython_with_a_heap_figure_per_cup(fw3
 
 
 @heavy
-@pytest.mark.xfail(strict=True, reason="the app's live heap peaks at 66.8/66.3/66.3 KB on this 3-cup table "
-                                       "(68.8/68.6/68.2 KB before the third RAM pass: private constants "
-                                       "inlined, fewer globals, one-use helpers inlined; 76.8/74.7/74.7 KB "
-                                       "before issue 9's second) and 45.0 KB after boot: the frozen imports' "
+@pytest.mark.xfail(strict=True, reason="the app's live heap peaks at 66,304/65,808/65,712 B on this 3-cup table "
+                                       "(68,784/68,624/68,192 B before the third RAM pass: private constants "
+                                       "inlined, fewer globals, one-use helpers inlined; 76,832/74,736/74,672 B "
+                                       "before issue 9's second) and 45,552 B after boot: the frozen imports' "
                                        "function and class objects and dict tables stay in RAM (README: sim "
                                        "--micropython)")
 def test_every_game_also_completes_in_60_kb(fw32, liars3):
