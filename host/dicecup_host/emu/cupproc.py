@@ -24,7 +24,8 @@ protocol's start with \\x01):
     \\x01F t dest hex           a frame sent at t (host ms)
     \\x01H bytes                a new peak of the app's live heap
     \\x01X where error          the player's own code raised (the traceback on stderr)
-    \\x01M stage bytes          the app's heap after a stage of boot (drivers, hardware, app)
+    \\x01M stage bytes          the app's heap after a stage of boot (drivers, hardware, app),
+                               and (`person`) what the simulated person's bot took (below)
     \\x01W t next done          at t, the step is over: next wake (-1: none), game over 0/1
     \\x01E json                 at the end: counts, peak, final state digest
 On stdin: one JSON line (the config, see `main`), then per step any of
@@ -40,7 +41,13 @@ base and ballast: its live objects, the emulation's garbage collected away; the
 emulated pins and chips are made before the base reading, so what they hold stays in
 the base. Counted as the app's: the drivers (.mpy, as on a cup's flash), the
 hardware objects, the app, frames waiting in the radio's buffer, and the small state
-of the player and of this module.
+of the player and of this module. Not counted: the simulated person's brain on a table
+without bot seats -- a person at a real cup brings no code into it. The bot that picks
+their moves (`dicecup.bots`, the odds it reads) is imported once the app is made (its
+imports, which the app needs too, are loaded by then), and a second, small ballast
+(`PERSON_ROOM`) shrinks by what it took, so the app's figure and its free heap are as
+if it were not there. With bot seats the master loads those modules for its bots: there
+they stay the app's.
 """
 import gc
 import sys
@@ -59,6 +66,7 @@ LEAD_MS = 1 << 27      # the emulated clock's lead over real ticks (vtime.py): 3
 SHAKE_MS = 1200        # the hand shakes this long, then sets the cup down
 SHAKE_WAIT_MS = 2000   # ...and waits this long before looking again
 THINK_MS = 250         # a player's pause before a move (as dicecup/autoplay.py)
+PERSON_ROOM = 4096     # the second ballast, given back as the simulated person's bot loads
 
 
 class Quit(Exception):
@@ -543,7 +551,8 @@ def main():
     base = gc.mem_alloc()
     total = base + gc.mem_free()
     spare = gc.mem_free() - cfg["cap"]
-    ballast = bytearray(spare) if spare > 0 else None
+    ballast = bytearray(spare - PERSON_ROOM) if spare > PERSON_ROOM else None
+    room = bytearray(PERSON_ROOM) if spare > PERSON_ROOM else None
     gc.collect()
     floor = gc.mem_alloc()
     say("B %d %d %d" % (base, total, floor - base))
@@ -564,6 +573,17 @@ def main():
                            random_bytes=seeded_bytes(cfg["seed"] * 7919 + cfg["i"]), name=cfg["name"])
     app.cup.listen(heap.reading, private=True)
     heap.stage("app")
+    if not cfg.get("bots") and room is not None:
+        gc.collect()
+        a = gc.mem_alloc()
+        from dicecup import bots  # noqa: F401 - the person's brain, not the cup's (see above)
+        from dicecup.players import odds  # noqa: F401
+        gc.collect()
+        took = gc.mem_alloc() - a
+        room = None
+        gc.collect()
+        room = bytearray(PERSON_ROOM - took) if took < PERSON_ROOM else None
+        say("M person %d" % took)
     from dicecup.net import table as tbl
     cup = app.cup
 
@@ -592,6 +612,6 @@ def main():
     report = {"peak": heap.peak, "readings": heap.readings, "counts": cup.counts, "rolls": app.rolls,
               "shakes": hand.shakes, "steps": step.steps, "restarts": app.restarts, "screens": app.frames,
               "radio": radio.stats(), "digest": hexlify(t.digest_of()).decode() if t is not None else None,
-              "version": t.version if t is not None else -1, "ballast": len(ballast) if ballast else 0}
+              "version": t.version if t is not None else -1, "ballast": (len(ballast) if ballast else 0) + (len(room) if room else 0)}
     import json
     say("E " + json.dumps(report))
