@@ -93,11 +93,15 @@ class Bidding:
         self.phase = self.bid = self.opts = self.rerolled = self.special = self.used = self.gone = self.call = 0
         self.bidder = self.caller = -1
         self.hist = b""
-        self._lad = self._act = None
+        self._act = None
         self.round = 1
         self.opening = ()
         if options:
             self._set_options(options)
+        # the ladder cached on the class, when it is a new table's (_ladder_for's key):
+        # then a new game's first legal() makes no call for it
+        L = self._cache
+        self._lad = L if L is not None and L[7] == self.opts << 8 | _START_DICE * seats else None
         if opener is None:
             if rng is None:
                 raise ValueError("give an opener or an rng to draw one")
