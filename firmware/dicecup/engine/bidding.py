@@ -93,11 +93,15 @@ class Bidding:
         self.phase = self.bid = self.opts = self.rerolled = self.special = self.used = self.gone = self.call = 0
         self.bidder = self.caller = -1
         self.hist = b""
-        self._lad = self._act = None
+        self._act = None
         self.round = 1
         self.opening = ()
         if options:
             self._set_options(options)
+        # the ladder cached on the class, when it is a new table's (_ladder_for's key):
+        # then a new game's first legal() makes no call for it
+        L = self._cache
+        self._lad = L if L is not None and L[7] == self.opts << 8 | _START_DICE * seats else None
         if opener is None:
             if rng is None:
                 raise ValueError("give an opener or an rng to draw one")
@@ -223,9 +227,9 @@ class Bidding:
         table's worth (the dice on the table, the round's special, the options), so the
         cup's heap stays small; L[7] is that key. Stored on the game until the round ends."""
         key = self.opts << 8 | self.special << 7 | sum(self.dice)
-        cls = type(self)
-        L = cls._cache
+        L = self._cache
         if L is None or L[7] != key:
+            cls = type(self)
             cls._cache = L = None
             top = key & 127
             size = 0
@@ -596,24 +600,25 @@ class Bidding:
         # count() inline for the common case (a call less per round): nothing set
         # aside, each hand its seat's dice of faces 1..6; else count() checks and counts
         f = b & 7
-        w = self.WILD
-        w = 0 if self.special or w == f else w or 0
+        w = self.WILD or 0
+        if self.special or w == f:
+            w = 0
         dice = self.dice
         aside = self.aside
-        n = 0
+        n = s = 0
         try:
-            for s in range(len(hands)):
-                h = hands[s]
+            for h in hands:
                 if aside[s] or len(h) != dice[s] or not _FACES.issuperset(h):
                     n = -1
                     break
                 n += h.count(f) + h.count(w) if w else h.count(f)
+                s += 1
         except TypeError:
             n = -1
         if n < 0:
             n = self.count(hands)
         deltas, opener = self._resolve(n)
-        return self._end_round(deltas, opener, [("reveal", b >> 3, b & 7, n)])
+        return self._end_round(deltas, opener, [("reveal", b >> 3, f, n)])
 
     def withheld(self, seats):
         """End the round without a count: the cups of `seats` never revealed after a
@@ -628,39 +633,40 @@ class Bidding:
         for s in seats:
             if not 0 <= s < self.n or not self.dice[s]:
                 raise IllegalAction("no-seat", "seat %d holds no dice" % s, s)
-            deltas[s] += self._loss(s)[s]
+            deltas[s] += self._loss(s)[0][1]
             events.append(("withheld", s))
-        return self._end_round(deltas, seats[0], events)
+        return self._end_round([(s, deltas[s]) for s in range(self.n) if deltas[s]], seats[0], events)
 
     def _loss(self, seat):
-        """What a round's loser loses (as deltas per seat): one die, by default."""
-        return self._one_die(seat, -1)
+        """What a round's loser loses, as _resolve's changes: one die, by default."""
+        return ((seat, -1),)
 
-    def _end_round(self, deltas, opener, events):
+    def _end_round(self, changes, opener, events):
+        """`changes`: (seat, dice gained or lost) pairs in seat order, only for the
+        seats whose dice change (mostly one: no pass over every seat)."""
         reduced = None
         dice = self.dice = list(self.dice)  # replaced, not changed: copies share it
-        s = 0
-        for d in deltas:
-            if d:
-                before = dice[s]
-                after = before + d
-                if after > _START_DICE:
-                    after = _START_DICE
-                elif after < 0:
-                    after = 0
-                if after < before:
-                    dice[s] = after
-                    events.append(("lose", s, before - after))
-                    if after == 1:
-                        if reduced is None:
-                            reduced = []
-                        reduced.append(s)
-                    elif not after:
-                        events.append(("out", s))
-                elif after > before:
-                    dice[s] = after
-                    events.append(("gain", s, after - before))
-            s += 1
+        out = 0
+        for s, d in changes:
+            before = dice[s]
+            after = before + d
+            if after > _START_DICE:
+                after = _START_DICE
+            elif after < 0:
+                after = 0
+            if after < before:
+                dice[s] = after
+                events.append(("lose", s, before - after))
+                if after == 1:
+                    if reduced is None:
+                        reduced = []
+                    reduced.append(s)
+                elif not after:
+                    out = 1
+                    events.append(("out", s))
+            elif after > before:
+                dice[s] = after
+                events.append(("gain", s, after - before))
         # _clear() inline (a call less per round), and the round's ladder dropped
         self.bid = self.call = 0
         self.bidder = self.caller = -1
@@ -673,14 +679,17 @@ class Bidding:
             self.aside = [0] * self.n
         self._lad = None
         self.round += 1
-        alive = len(dice) - dice.count(0)
-        if alive <= 1:
-            self.phase = OVER
-            self.special = NORMAL
-            self.turn = -1
-            if alive:
-                events.append(("win", self.winner()))
-            return events
+        # a call stands only while two seats or more hold dice: unless one went out,
+        # the game goes on, and only _next_special asks how many are left
+        if out or reduced:
+            alive = len(dice) - dice.count(0)
+            if alive <= 1:
+                self.phase = OVER
+                self.special = NORMAL
+                self.turn = -1
+                if alive:
+                    events.append(("win", self.winner()))
+                return events
         if not dice[opener]:
             opener = self.next_active(opener)
         self.turn = opener
@@ -709,13 +718,9 @@ class Bidding:
         return NORMAL
 
     def _resolve(self, count):
-        """(dice change per seat, next opener) for the standing call."""
+        """(changes, next opener) for the standing call: changes as (seat, dice
+        gained or lost) pairs, in seat order (see _end_round)."""
         raise NotImplementedError
-
-    def _one_die(self, seat, delta):
-        d = [0] * self.n
-        d[seat] = delta
-        return d
 
     # ----- the state as data -------------------------------------------------------
     def public(self):

@@ -28,17 +28,11 @@ class Bluff(Bidding):
 
     def _resolve(self, actual):
         bet = self.bid >> 3
-        d = [0] * self.n
         if bet < actual:
-            d[self.caller] = bet - actual
-            return d, self.bidder
-        if bet == actual:
-            for s in range(self.n):
-                if s != self.bidder:
-                    d[s] = -1
-            return d, self.bidder
-        d[self.bidder] = actual - bet
-        return d, self.caller
+            return ((self.caller, bet - actual),), self.bidder
+        if bet == actual:  # everyone but the bettor loses one
+            return [(s, -1) for s in range(self.n) if s != self.bidder], self.bidder
+        return ((self.bidder, actual - bet),), self.caller
 
     def _draw_opener(self, rng):
         """Roll-off: everyone rolls five public dice, the highest pip total opens

@@ -18,20 +18,15 @@ class Liars(Bidding):
 
     def _loss(self, seat):
         # one_life: any lost die is the last one
-        d = [0] * self.n
-        d[seat] = -5 if self.opts & 1 else -1
-        return d
+        return ((seat, -5 if self.opts & 1 else -1),)
 
     def _resolve(self, count):
         q = self.bid >> 3
         if self.call == 2:  # spot on
             if count == q:
-                return self._one_die(self.caller, 1), self.caller
+                return ((self.caller, 1),), self.caller
             return self._loss(self.caller), self.bidder
         # the loser's loss in place (no _loss call): one die, all of them with one_life
-        d = [0] * self.n
         if count >= q:
-            d[self.caller] = -5 if self.opts & 1 else -1
-            return d, self.bidder
-        d[self.bidder] = -5 if self.opts & 1 else -1
-        return d, self.caller
+            return ((self.caller, -5 if self.opts & 1 else -1),), self.bidder
+        return ((self.bidder, -5 if self.opts & 1 else -1),), self.caller

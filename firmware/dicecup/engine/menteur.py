@@ -29,10 +29,10 @@ class Menteur(Perudo):
         q = self.bid >> 3
         if self.call == 2:  # tout pile
             if count == q:
-                return self._one_die(self.caller, 1), self.bidder
-            return self._one_die(self.caller, -1), self.caller
+                return ((self.caller, 1),), self.bidder
+            return ((self.caller, -1),), self.caller
         loser = self.caller if count >= q else self.bidder
-        return self._one_die(loser, -1), loser
+        return ((loser, -1),), loser
 
     def _next_special(self, reduced, alive):
         return SPECIAL if reduced else NORMAL

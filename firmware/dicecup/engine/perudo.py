@@ -46,11 +46,9 @@ class Perudo(Bidding):
     def _resolve(self, count):
         q = self.bid >> 3
         if self.call == 2:  # calza
-            if count == q:
-                return self._one_die(self.caller, 1), self.caller
-            return self._one_die(self.caller, -1), self.caller
+            return ((self.caller, 1 if count == q else -1),), self.caller
         loser = self.caller if count >= q else self.bidder
-        return self._one_die(loser, -1), loser
+        return ((loser, -1),), loser
 
     def _next_special(self, reduced, alive):
         if not self.opts & 1 and alive > 2:  # option palifico on (choice index 0)
