@@ -617,8 +617,8 @@ class Bidding:
             n = -1
         if n < 0:
             n = self.count(hands)
-        deltas, opener = self._resolve(n)
-        return self._end_round(deltas, opener, [("reveal", b >> 3, f, n)])
+        changes, opener = self._resolve(n)
+        return self._end_round(changes, opener, [("reveal", b >> 3, f, n)])
 
     def withheld(self, seats):
         """End the round without a count: the cups of `seats` never revealed after a
