@@ -15,7 +15,8 @@ a line is allocated, and nothing at all is built for a cup with no log attached.
 Nothing lost when the cable was out: a line the port could not carry is gone, so the
 host asks again. `hello()` (at boot) says which boot this is; a host that (re)opens the
 port writes `#dicecup since V` (a Python comment, harmless should the REPL get it), and
-`heard(line)` answers with the ops after version V the cup still holds (its sync
+`heard(line)` answers with the hello again (so a host plugged in after the boot line
+still tells the next reboot), then the ops after version V the cup still holds (its sync
 history, what it has shown), one `resend` line each, or -- when V is older than that --
 one `resend` line carrying the table's snapshot. The host re-derives every public event
 from those ops with the same engine, so none is lost, and drops what it already has.
@@ -90,14 +91,15 @@ class SerialLog:
             cup.me if cup.me is not None else -1))
 
     def heard(self, line):
-        """A line from the host: `#dicecup since V` resends what came after version V.
-        True if it was such a request."""
+        """A line from the host: `#dicecup since V` answers with the hello, then
+        resends what came after version V. True if it was such a request."""
         if not line.startswith("#dicecup since "):
             return False
         try:
             since = int(line[15:].strip())
         except ValueError:
             return False
+        self.hello()   # a host plugged in after the boot line learns which boot this is
         self.resend(since)
         return True
 

@@ -204,8 +204,10 @@ class Recorder:
         new = kk not in self.seen
         self.seen.add(kk)
         self._boot(rec["cup"], rec["boot"])
-        self.ask()
-        return [rec] if new else []
+        if not new:
+            return []            # the answer to our question repeats the hello we have
+        self.ask()               # a boot, or a new table: what came after our version
+        return [rec]
 
     def _boot(self, cup, boot):
         """A cup's boot counter, from its hello or any local line: a new one is a reboot."""

@@ -94,6 +94,25 @@ def test_a_reboot_counter_keeps_local_events_apart():
     assert any("rebooted" in n for n in r.notes)
 
 
+def test_a_logger_plugged_in_late_learns_the_boot_and_tells_the_next_reset(game):
+    """The cup's boot line went out before the cable was in, and its seat is out (it
+    writes no local lines): the answer to the logger's first question says which boot
+    this is, so the hello after a reset reads as one."""
+    cup = game.cups[0].cup
+    public = [x for x in game.cups[0].serial if '"i":' in x]
+    r, _ = take_all(public[len(public) // 2:])     # plugged in mid-game: asks from the start
+    assert r.since == 0 and not r.boots
+    answer = []
+    assert SerialLog(CupLines(answer), cup).heard("#dicecup since %d" % r.since)
+    for x in answer:
+        r.take(gamelog.parse(x))
+    hello = json.loads(answer[0])
+    assert hello["k"] == "hello" and r.boots == {hello["cup"]: cup.boot}
+    assert not any("rebooted" in n for n in r.notes)
+    r.take(dict(hello, boot=cup.boot + 1, v=0, t=0))   # the reset button
+    assert any("rebooted (boot %d after %d)" % (cup.boot + 1, cup.boot) in n for n in r.notes)
+
+
 def test_event_lines_lost_to_garbage_are_derived_from_their_op(game):
     lines = game.cups[0].serial
     kept = [x for x in lines if '"k":"bid"' not in x]
