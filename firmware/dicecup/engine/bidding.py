@@ -230,9 +230,12 @@ class Bidding:
         fits a byte, 255 = not on the ladder); L[2] the bids that may open; L[3] L[0] as
         a list ending in CHALLENGE (what legal() slices: a list slice is a copy in C);
         L[4] the rule set is CONSTRAINED; L[5] an exact call is possible with these
-        options; L[6] either. Built without sorting or dicts, and cached on the class for one
-        table's worth (the dice on the table, the round's special, the options), so the
-        cup's heap stays small; L[7] is that key. Stored on the game until the round ends."""
+        options; L[6] where legal()'s list after a standing bid starts in L[3] when it
+        is just the bids above and CHALLENGE (a 256-byte table; 0: no bid, a bid off
+        the ladder, or a constrained round or an exact call: no such shortcut). Built
+        without sorting or dicts, and cached on the class for one table's worth (the
+        dice on the table, the round's special, the options), so the cup's heap stays
+        small; L[7] is that key. Stored on the game until the round ends."""
         key = self.opts << 8 | self.special << 7 | sum(self.dice)
         L = self._cache
         if L is None or L[7] != key:
@@ -257,7 +260,11 @@ class Bidding:
             ll.append(CHALLENGE)  # after any bid: so the slice is the whole answer
             con = self.CONSTRAINED
             ex = self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT
-            L = cls._cache = (lad, pos, _nonzero(lad, self._opens) if con else lad, ll, con, ex, con or ex, key)
+            after = bytearray(256)
+            if not (con or ex):
+                for i in range(len(lad)):
+                    after[lad[i]] = i + 1
+            L = cls._cache = (lad, pos, _nonzero(lad, self._opens) if con else lad, ll, con, ex, after, key)
         self._lad = L
         return L
 
@@ -292,13 +299,14 @@ class Bidding:
         list is cut from the ladder in one step."""
         if seat == self._act and seat is not None and hand is None:  # _act None: not bidding
             L = self._lad or self._ladder_for()
+            i = L[6][self.bid]
+            if i:  # the bids above the standing one, then CHALLENGE
+                return L[3][i:]
             b = self.bid
             if not b:
                 return L[3][:-1] if L[2] is L[0] else list(L[2])
             i = L[1][b]
             if i != 255:
-                if not L[6]:  # neither constrained nor an exact call: the bids above, then CHALLENGE
-                    return L[3][i + 1:]
                 if not (L[4] and self._constrained()):
                     out = L[3][i + 1:]
                     if L[5] and self._may_exact(seat) is None:
