@@ -6,6 +6,8 @@ REVEAL, and `settle(hands)` takes the revealed dice and applies the losses. The
 round's bids are kept in order (`history()` names the bidders). Each
 rule set says how bids rank, which face is wild, and who loses and opens (`_resolve`).
 """
+import sys
+
 from micropython import const
 
 from .actions import CHALLENGE, EXACT, MAX_QUANTITY, pack, unpack
@@ -28,6 +30,20 @@ _FORMAT = const(1)   # serialised state format, in the first byte's high nibble
 _PHASES = const(("roll", "bid", "reveal", "over"))
 _FACES = {1, 2, 3, 4, 5, 6}
 _new = object.__new__
+_UPY = sys.implementation.name == "micropython"
+
+
+def _table(fill):
+    """256 small ints, each `fill` (a table by bid, which fits a byte): on a cup a
+    bytearray, a quarter of a list; on CPython a list, which an index reads in one
+    specialised step (a bytearray's item goes through the generic lookup)."""
+    if _UPY:
+        t = bytearray(256)
+        if fill:
+            for i in range(256):
+                t[i] = fill
+        return t
+    return [fill] * 256
 
 
 def _nonzero(src, keep=None):
@@ -226,12 +242,12 @@ class Bidding:
 
     def _ladder_for(self):
         """The round's ladder as one tuple (L): L[0] all bids up to the dice on the
-        table, lowest rank first; L[1] each bid's place in it (a 256-byte table: a bid
+        table, lowest rank first; L[1] each bid's place in it (a 256-entry _table: a bid
         fits a byte, 255 = not on the ladder); L[2] the bids that may open; L[3] L[0] as
         a list ending in CHALLENGE (what legal() slices: a list slice is a copy in C);
         L[4] the rule set is CONSTRAINED; L[5] an exact call is possible with these
         options; L[6] where legal()'s list after a standing bid starts in L[3] when it
-        is just the bids above and CHALLENGE (a 256-byte table; 0: no bid, a bid off
+        is just the bids above and CHALLENGE (a _table; 0: no bid, a bid off
         the ladder, or a constrained round or an exact call: no such shortcut). Built
         without sorting or dicts, and cached on the class for one table's worth (the
         dice on the table, the round's special, the options), so the cup's heap stays
@@ -251,16 +267,14 @@ class Bidding:
                     by_rank[self.rank(q, f)] = q << 3 | f
             lad = _nonzero(by_rank)    # a bid fits a byte: a quarter of a list
             by_rank = None
-            pos = bytearray(256)
-            for i in range(256):
-                pos[i] = 255
+            pos = _table(255)
             for i in range(len(lad)):
                 pos[lad[i]] = i
             ll = list(lad)
             ll.append(CHALLENGE)  # after any bid: so the slice is the whole answer
             con = self.CONSTRAINED
             ex = self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT
-            after = bytearray(256)
+            after = _table(0)
             if not (con or ex):
                 for i in range(len(lad)):
                     after[lad[i]] = i + 1
