@@ -3,7 +3,7 @@
 The master never holds anyone's hidden dice: a round starts with `start_round()` (the
 cups have rolled), bids move the turn on, a challenge or exact call moves the game to
 REVEAL, and `settle(hands)` takes the revealed dice and applies the losses. The
-round's bids are kept in order, one byte each (`history()` names the bidders). Each
+round's bids are kept in order (`history()` names the bidders). Each
 rule set says how bids rank, which face is wild, and who loses and opens (`_resolve`).
 """
 import sys
@@ -30,9 +30,20 @@ _FORMAT = const(1)   # serialised state format, in the first byte's high nibble
 _PHASES = const(("roll", "bid", "reveal", "over"))
 _FACES = {1, 2, 3, 4, 5, 6}
 _new = object.__new__
-# CPython: each bid's byte as a bytes object, so a bid extends the history without a
-# bytes() call (its single-byte bytes are shared singletons); on a cup, no table
-_BYTE = None if sys.implementation.name == "micropython" else [bytes((i,)) for i in range(256)]
+_UPY = sys.implementation.name == "micropython"
+
+
+def _table(fill):
+    """256 small ints, each `fill` (a table by bid, which fits a byte): on a cup a
+    bytearray, a quarter of a list; on CPython a list, which an index reads in one
+    specialised step (a bytearray's item goes through the generic lookup)."""
+    if _UPY:
+        t = bytearray(256)
+        if fill:
+            for i in range(256):
+                t[i] = fill
+        return t
+    return [fill] * 256
 
 
 def _nonzero(src, keep=None):
@@ -79,7 +90,9 @@ class Bidding:
     call = 0
     used = 0               # perudo: bitmask of seats that had their palifico
     gone = 0               # REVEAL: bitmask of seats that forfeited this round
-    hist = b""             # this round's bids in order, one byte each (q << 3 | f)
+    hist = ()              # this round's bids, newest first as a chain of pairs
+                           # (earlier bids, bid): a bid adds one small tuple, no copy of
+                           # the bids before it (_said() reads them out in order)
     _act = None            # to_act(): `turn` while bidding, else None (kept with turn and phase)
     _lad = None            # this round's ladder, _ladder_for's tuple (derived, not serialised)
     opening = ()           # events of the opener draw (not serialised; bluff's roll-off)
@@ -92,7 +105,7 @@ class Bidding:
         self.aside = [0] * seats   # bluff: packed faces set aside (face up)
         self.phase = self.bid = self.opts = self.rerolled = self.special = self.used = self.gone = self.call = 0
         self.bidder = self.caller = -1
-        self.hist = b""
+        self.hist = ()
         self._act = None
         self.round = 1
         self.opening = ()
@@ -193,10 +206,20 @@ class Bidding:
         one before; a Bluff reroll does not move the turn."""
         out = []
         s = self.opener
-        for b in self.hist:
+        for b in self._said():
             out.append((s, b >> 3, b & 7))
             s = self.next_active(s, self.gone)
         return out
+
+    def _said(self):
+        """This round's bids in order, one byte each (q << 3 | f)."""
+        out = []
+        h = self.hist
+        while h:
+            h, b = h
+            out.append(b)
+        out.reverse()
+        return bytes(out)
 
     def total(self):
         return sum(self.dice)
@@ -219,13 +242,16 @@ class Bidding:
 
     def _ladder_for(self):
         """The round's ladder as one tuple (L): L[0] all bids up to the dice on the
-        table, lowest rank first; L[1] each bid's place in it (a 256-byte table: a bid
+        table, lowest rank first; L[1] each bid's place in it (a 256-entry _table: a bid
         fits a byte, 255 = not on the ladder); L[2] the bids that may open; L[3] L[0] as
         a list ending in CHALLENGE (what legal() slices: a list slice is a copy in C);
         L[4] the rule set is CONSTRAINED; L[5] an exact call is possible with these
-        options; L[6] either. Built without sorting or dicts, and cached on the class for one
-        table's worth (the dice on the table, the round's special, the options), so the
-        cup's heap stays small; L[7] is that key. Stored on the game until the round ends."""
+        options; L[6] where legal()'s list after a standing bid starts in L[3] when it
+        is just the bids above and CHALLENGE (a _table; 0: no bid, a bid off
+        the ladder, or a constrained round or an exact call: no such shortcut). Built
+        without sorting or dicts, and cached on the class for one table's worth (the
+        dice on the table, the round's special, the options), so the cup's heap stays
+        small; L[7] is that key. Stored on the game until the round ends."""
         key = self.opts << 8 | self.special << 7 | sum(self.dice)
         L = self._cache
         if L is None or L[7] != key:
@@ -241,16 +267,18 @@ class Bidding:
                     by_rank[self.rank(q, f)] = q << 3 | f
             lad = _nonzero(by_rank)    # a bid fits a byte: a quarter of a list
             by_rank = None
-            pos = bytearray(256)
-            for i in range(256):
-                pos[i] = 255
+            pos = _table(255)
             for i in range(len(lad)):
                 pos[lad[i]] = i
             ll = list(lad)
             ll.append(CHALLENGE)  # after any bid: so the slice is the whole answer
             con = self.CONSTRAINED
             ex = self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT
-            L = cls._cache = (lad, pos, _nonzero(lad, self._opens) if con else lad, ll, con, ex, con or ex, key)
+            after = _table(0)
+            if not (con or ex):
+                for i in range(len(lad)):
+                    after[lad[i]] = i + 1
+            L = cls._cache = (lad, pos, _nonzero(lad, self._opens) if con else lad, ll, con, ex, after, key)
         self._lad = L
         return L
 
@@ -285,13 +313,14 @@ class Bidding:
         list is cut from the ladder in one step."""
         if seat == self._act and seat is not None and hand is None:  # _act None: not bidding
             L = self._lad or self._ladder_for()
+            i = L[6][self.bid]
+            if i:  # the bids above the standing one, then CHALLENGE
+                return L[3][i:]
             b = self.bid
             if not b:
                 return L[3][:-1] if L[2] is L[0] else list(L[2])
             i = L[1][b]
             if i != 255:
-                if not L[6]:  # neither constrained nor an exact call: the bids above, then CHALLENGE
-                    return L[3][i + 1:]
                 if not (L[4] and self._constrained()):
                     out = L[3][i + 1:]
                     if L[5] and self._may_exact(seat) is None:
@@ -386,8 +415,7 @@ class Bidding:
                     i = 255
                 if i != 255 and (not b or idx[b] < i):
                     self.bid = action
-                    # a new bytes: copies share the old one
-                    self.hist += _BYTE[action] if _BYTE else bytes((action,))
+                    self.hist = (self.hist, action)  # a new pair: copies share the old one
                     self.bidder = seat
                     if self.rerolled:
                         self.rerolled = 0
@@ -455,7 +483,7 @@ class Bidding:
             if err is not None:
                 raise IllegalAction(err[0], err[1], seat)
         self.bid = q << 3 | f
-        self.hist += bytes((self.bid,))
+        self.hist = (self.hist, self.bid)
         self.bidder = seat
         self.rerolled = 0
         t = seat + 1
@@ -670,7 +698,7 @@ class Bidding:
         # _clear() inline (a call less per round), and the round's ladder dropped
         self.bid = self.call = 0
         self.bidder = self.caller = -1
-        self.hist = b""
+        self.hist = ()
         if self.rerolled:
             self.rerolled = 0
         if self.gone:
@@ -706,7 +734,7 @@ class Bidding:
         self.bidder = -1
         self.caller = -1
         self.call = 0
-        self.hist = b""
+        self.hist = ()
         if self.rerolled:  # mostly still the class default: no store
             self.rerolled = 0
         if self.gone:
@@ -745,7 +773,7 @@ class Bidding:
         aside = any(self.aside)
         w.byte(self.n | self.phase << 3 | self.special << 5 | self.rerolled << 6 | (0x80 if aside else 0))
         w.uvar(self.round)
-        hist = self.hist
+        hist = self.hist and self._said()
         w.byte((self.turn & 7) | (self.bidder & 7) << 3 | (0x40 if hist else 0) | (0x80 if self.gone else 0))
         w.byte((self.caller & 7) | self.call << 3 | (self.opener & 7) << 5)
         w.byte(self.bid)
@@ -787,7 +815,10 @@ class Bidding:
         if b & 0x80:
             self.aside = [r.uvar() for _ in range(n)]
         self.gone = r.byte() if t & 0x80 else 0
-        self.hist = bytes(r.raw(r.uvar())) if t & 0x40 else b""
+        self.hist = ()
+        if t & 0x40:
+            for b in r.raw(r.uvar()):
+                self.hist = (self.hist, b)
         r.end()
         self._validate()
         self._act = self.turn if self.phase == BID else None
@@ -806,7 +837,7 @@ class Bidding:
             ok = ok and self.bid and 0 <= self.caller < n and self.call in (CHALLENGE, EXACT)
         else:
             ok = ok and not self.gone
-        hist = self.hist
+        hist = self._said()
         # the bids so far end in the standing one, by the standing bidder
         ok = ok and (not hist) == (not self.bid) and self.gone < 1 << n
         if ok and hist:

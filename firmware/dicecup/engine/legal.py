@@ -16,7 +16,7 @@ class Legal:
         self.start = start
         self.stop = stop
         self.extra = extra         # a list of the other actions, after the bids
-        self.index = index         # bytearray: a bid's place in the ladder (255: none)
+        self.index = index         # by bid (_table): its place in the ladder (255: none)
 
     def __len__(self):
         return self.stop - self.start + len(self.extra)
