@@ -33,17 +33,11 @@ _new = object.__new__
 _UPY = sys.implementation.name == "micropython"
 
 
-def _table(fill):
-    """256 small ints, each `fill` (a table by bid, which fits a byte): on a cup a
+def _table():
+    """256 zeros, a table by bid (a bid fits a byte, so does each entry): on a cup a
     bytearray, a quarter of a list; on CPython a list, which an index reads in one
     specialised step (a bytearray's item goes through the generic lookup)."""
-    if _UPY:
-        t = bytearray(256)
-        if fill:
-            for i in range(256):
-                t[i] = fill
-        return t
-    return [fill] * 256
+    return bytearray(256) if _UPY else [0] * 256
 
 
 def _nonzero(src, keep=None):
@@ -242,16 +236,15 @@ class Bidding:
 
     def _ladder_for(self):
         """The round's ladder as one tuple (L): L[0] all bids up to the dice on the
-        table, lowest rank first; L[1] each bid's place in it (a 256-entry _table: a bid
-        fits a byte, 255 = not on the ladder); L[2] the bids that may open; L[3] L[0] as
-        a list ending in CHALLENGE (what legal() slices: a list slice is a copy in C);
-        L[4] the rule set is CONSTRAINED; L[5] an exact call is possible with these
-        options; L[6] where legal()'s list after a standing bid starts in L[3] when it
-        is just the bids above and CHALLENGE (a _table; 0: no bid, a bid off
-        the ladder, or a constrained round or an exact call: no such shortcut). Built
-        without sorting or dicts, and cached on the class for one table's worth (the
-        dice on the table, the round's special, the options), so the cup's heap stays
-        small; L[7] is that key. Stored on the game until the round ends."""
+        table, lowest rank first; L[1] by bid (a 256-entry _table: a bid fits a byte)
+        its place in L[0] plus one, 0 = not on the ladder -- so also where the bids
+        above it start; L[2] the bids that may open; L[3] L[0] as a list ending in
+        CHALLENGE (what legal() slices: a list slice is a copy in C); L[4] the rule set
+        is CONSTRAINED; L[5] an exact call is possible with these options; L[6] either
+        (the list after a standing bid is not simply the bids above and CHALLENGE).
+        Built without sorting or dicts, and cached on the class for one table's worth
+        (the dice on the table, the round's special, the options), so the cup's heap
+        stays small; L[7] is that key. Stored on the game until the round ends."""
         key = self.opts << 8 | self.special << 7 | sum(self.dice)
         L = self._cache
         if L is None or L[7] != key:
@@ -267,18 +260,14 @@ class Bidding:
                     by_rank[self.rank(q, f)] = q << 3 | f
             lad = _nonzero(by_rank)    # a bid fits a byte: a quarter of a list
             by_rank = None
-            pos = _table(255)
+            after = _table()
             for i in range(len(lad)):
-                pos[lad[i]] = i
+                after[lad[i]] = i + 1
             ll = list(lad)
             ll.append(CHALLENGE)  # after any bid: so the slice is the whole answer
             con = self.CONSTRAINED
             ex = self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT
-            after = _table(0)
-            if not (con or ex):
-                for i in range(len(lad)):
-                    after[lad[i]] = i + 1
-            L = cls._cache = (lad, pos, _nonzero(lad, self._opens) if con else lad, ll, con, ex, after, key)
+            L = cls._cache = (lad, after, _nonzero(lad, self._opens) if con else lad, ll, con, ex, con or ex, key)
         self._lad = L
         return L
 
@@ -293,8 +282,8 @@ class Bidding:
         if not b:
             return list(L[2])
         i = index[b]
-        if i != 255:
-            cand = ladder[i + 1:]
+        if i:
+            cand = ladder[i:]
         else:
             r = self.rank(b >> 3, b & 7)
             cand = [x for x in ladder if self.rank(x >> 3, x & 7) > r]
@@ -313,16 +302,14 @@ class Bidding:
         list is cut from the ladder in one step."""
         if seat == self._act and seat is not None and hand is None:  # _act None: not bidding
             L = self._lad or self._ladder_for()
-            i = L[6][self.bid]
-            if i:  # the bids above the standing one, then CHALLENGE
+            i = L[1][self.bid]
+            if i and not L[6]:  # the bids above the standing one, then CHALLENGE
                 return L[3][i:]
-            b = self.bid
-            if not b:
+            if not self.bid:
                 return L[3][:-1] if L[2] is L[0] else list(L[2])
-            i = L[1][b]
-            if i != 255:
+            if i:
                 if not (L[4] and self._constrained()):
-                    out = L[3][i + 1:]
+                    out = L[3][i:]
                     if L[5] and self._may_exact(seat) is None:
                         out.append(EXACT)
                     return out
@@ -378,8 +365,8 @@ class Bidding:
                 lad = L[2]
                 stop = len(lad)
                 index = idx if lad is ladder else None
-            elif idx[b] != 255 and not (L[4] and self._constrained()):
-                lad, start, stop, index = ladder, idx[b] + 1, len(ladder), idx
+            elif idx[b] and not (L[4] and self._constrained()):
+                lad, start, stop, index = ladder, idx[b], len(ladder), idx
             else:
                 lad = bytes(self._bids())
                 stop = len(lad)
@@ -412,8 +399,8 @@ class Bidding:
                 try:
                     i = idx[action]
                 except IndexError:  # 256 and up: not a bid on any ladder
-                    i = 255
-                if i != 255 and (not b or idx[b] < i):
+                    i = 0
+                if i and (not b or 0 < idx[b] < i):
                     self.bid = action
                     self.hist = (self.hist, action)  # a new pair: copies share the old one
                     self.bidder = seat
@@ -472,7 +459,7 @@ class Bidding:
         if b:
             index = (self._lad or self._ladder_for())[1]
             new = q << 3 | f
-            if index[new] != 255 and index[b] != 255:
+            if index[new] and index[b]:
                 low = index[new] <= index[b]  # same order as rank, looked up
             else:
                 low = self.rank(q, f) <= self.rank(b >> 3, b & 7)

@@ -16,7 +16,7 @@ class Legal:
         self.start = start
         self.stop = stop
         self.extra = extra         # a list of the other actions, after the bids
-        self.index = index         # by bid (_table): its place in the ladder (255: none)
+        self.index = index         # by bid (_table): its place in the ladder + 1 (0: none)
 
     def __len__(self):
         return self.stop - self.start + len(self.extra)
@@ -44,7 +44,7 @@ class Legal:
     def __contains__(self, a):
         if type(a) is int and 8 <= a < 256 and self.index is not None:
             i = self.index[a]
-            if i != 255 and self.start <= i < self.stop:
+            if self.start < i <= self.stop:
                 return True
         elif self.index is None and self.stop > self.start:
             for i in range(self.start, self.stop):
