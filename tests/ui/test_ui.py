@@ -472,3 +472,8 @@ def test_a_banked_dix_mille_turn_leaves_no_shake_on_screen():
         ui.on_event(ev(*e))
     ui.on_view(g.view(0))                   # Ben's turn now
     assert not g.view(0).mine and screen(ui) != "shake"
+
+
+def test_the_hint_menu_is_the_game_menu_after_menu_hint():
+    from dicecup.ui import ui
+    assert ui.HINT_MENU == ("menu_hint",) + ui.GAME_MENU
