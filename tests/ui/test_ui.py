@@ -381,7 +381,7 @@ def test_bluffs_roll_off_is_shown_with_who_opens_then_the_shake(monkeypatch):
 
 
 def test_the_roll_off_read_from_its_events_names_the_engines_opener():
-    from dicecup.ui.screens import rolloff_result
+    from dicecup.ui.rolloff import rolloff_result
     ties = 0
     for seats in range(2, 7):
         for seed in range(60):
