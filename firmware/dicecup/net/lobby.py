@@ -52,27 +52,11 @@ def _ci(tid, joiner, master):
     return bytes((tid >> 8 & 0xFF, tid & 0xFF)) + joiner + master
 
 
-class _Session:
-    """The master's side of one join session."""
-
-    def __init__(self, nonce, cp, isk, token, now, pk, name, challenge):
-        self.nonce = nonce
-        self.cp = cp
-        self.wkey = wire.session_key(isk, b"welcome")
-        self.token = token
-        self.at = now
-        self.pk = pk
-        self.name = name
-        self.challenge = challenge
-        self.mid = None        # set once confirmed and admitted
-        self.tag = None        # the joiner's confirmation once checked (cp is then dropped)
-
-
 class Lobby:
     def __init__(self, cup):
         self.cup = cup
         self.heard = {}          # beacons: tid -> (addr, name, rules, members, flags, at)
-        self.sessions = {}       # master: joiner address -> _Session
+        self.sessions = {}       # master: joiner address -> net/gate.py's Session
         self.gate = None         # master: net/gate.py's Gate, made at the first join it hears
         self.master_hint = None  # the master's address, from its beacon (before we have the state)
         self.last_beacon = -timing.BEACON_MS
@@ -174,7 +158,8 @@ class Lobby:
             old = min(self.sessions, key=lambda a: self.sessions[a].at)
             if self.sessions.pop(old).mid is None:
                 self.gate.failed(cup.now, "join-abandoned")
-        self.sessions[src] = _Session(nonce, cp, isk, self.gate.start(cup.now), cup.now, pk, name, body)
+        from .gate import Session      # (with the Gate: a cup that never hears a join never loads it)
+        self.sessions[src] = Session(nonce, cp, isk, self.gate.start(cup.now), cup.now, pk, name, body)
         cup.send(src, wire.CHALLENGE, body)
 
     def _settle(self):
