@@ -14,7 +14,7 @@ from dicecup.autoplay import Autoplayer
 from dicecup.events import KINDS, PRIVATE, PUBLIC, names_of
 from dicecup.net import table as tbl
 from dicecup.net.cup import Cup
-from dicecup.net.store import MemStore
+from dicecup.net.memstore import MemStore
 from dicecup.net.sync import Sync
 from dicecup_host import checker, simrun
 from dicecup_host.cluster import Cluster

@@ -52,7 +52,7 @@ from dicecup.hw.buttons import LONG, PRESS
 from dicecup import appboot, bots
 from dicecup.net.noradio import NoRadio
 from dicecup.rng import Rng
-from dicecup.net.store import MemStore
+from dicecup.net.memstore import MemStore
 from dicecup.ui.screens import draw as whole_draw
 from dicecup.ui.ui import Ui
 
