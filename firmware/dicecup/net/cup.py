@@ -206,7 +206,7 @@ class Cup:
         self.errors[code] = self.errors.get(code, 0) + 1
 
     def send_beacon(self, body):
-        if self.dead or not self.budget.take(self.now):
+        if self.dead or not self.budget.take(self.now, False):
             return
         self.out.append((BROADCAST, wire.encode(wire.BEACON, self.keys.tid, self.me, self.keys.next_seq(),
                                                 self.table.version, body)))
