@@ -14,9 +14,10 @@ options.defaults(sim=False)
 import os
 
 # Only a simulation runs these: the simulated radio medium (a cup's radio is ESP-NOW or
-# BLE), scenario replay (host-driven rule scripts) and the seeded PRNG the host's
-# scripted players use (net/sim.py re-exports it).
-SIM_ONLY = ("net/sim.py", "rng.py", "scenario.py")
+# BLE), its flash (a cup's is net/store.py's FileStore), scenario replay (host-driven
+# rule scripts) and the seeded PRNG the host's scripted players use (net/sim.py
+# re-exports it).
+SIM_ONLY = ("net/sim.py", "net/memstore.py", "rng.py", "scenario.py")
 # CircuitPython's side of the hardware layer: imported only where
 # dicecup.hw.circuitpython() is true, never on MicroPython.
 OTHER_RUNTIME = ("hw/cp.py", "hw/cpbuttons.py", "hw/cppower.py")

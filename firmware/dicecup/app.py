@@ -112,7 +112,7 @@ class Lobby:
             self.role = "master"
         elif t is not None:
             self.role = "member"
-        elif cup.lobby.joining is not None:
+        elif cup.joining is not None:
             self.role = "joining"
         else:
             self.role = "alone"
@@ -433,7 +433,7 @@ class App:
     def radio_wait(self, now):
         """How long the radio task may wait now (ms)."""
         if self.idle:
-            if self.cup.table is None and self.cup.lobby.joining is None:
+            if self.cup.table is None and self.cup.joining is None:
                 return WAKE_POLL_MS   # no table: no step is needed; look again later
             wait = self.due - now
             return IDLE_POLL_MS if wait < IDLE_POLL_MS else wait

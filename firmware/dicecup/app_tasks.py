@@ -32,7 +32,7 @@ async def radio(app):
         wait = app.radio_wait(now)
         if app.idle:
             await app.sleep(wait)      # frames wait in the radio's ring meanwhile
-            if cup.table is None and cup.lobby.joining is None:
+            if cup.table is None and cup.joining is None:
                 continue               # nothing at stake: the radio is not looked at
         else:
             await t.wait(wait)

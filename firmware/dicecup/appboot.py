@@ -7,41 +7,20 @@ Safe mode wins: with the safe button held at power-on (or no usable board file)
 nothing here starts -- no radio, no game, the REPL stays free for mpremote.
 
 The radio: ESP-NOW where the firmware has it (net/espnow.py), else BLE (net/ble.py),
-else no radio at all (`NoRadio`: the cup still plays alone against its own bots), so a
-radio fault never keeps the cup from booting; what failed is printed on serial.
+else no radio at all (net/noradio.py's `NoRadio`: the cup still plays alone against its
+own bots), so a radio fault never keeps the cup from booting; what failed is printed on
+serial.
 
 `RUN_MS` / `SELFTEST_MS` (None: for ever) and `STORE_ROOT` let a host test run main.py
 itself for a while on an emulated cup.
 """
-from .net.transport import Transport
-
 RUN_MS = None
 SELFTEST_MS = None
 STORE_ROOT = "/dicecup"   # the cup's flash folder (net/store.py FileStore)
 
 
-class NoRadio(Transport):
-    """A radio that hears nothing and sends nowhere: a cup alone (and its bots)."""
-
-    address = b"\x02\x00\x00\x00\x00\x00"
-
-    def send(self, dest, frame):
-        return False
-
-    def recv(self):
-        return None
-
-    def _ready(self):
-        return False
-
-    async def wait(self, timeout_ms):
-        from .net.transport import sleep_ms
-        await sleep_ms(timeout_ms)
-        return False
-
-
 def open_radio(out=print):
-    """The first radio that comes up: ESP-NOW, BLE, else NoRadio."""
+    """The first radio that comes up: ESP-NOW, BLE, else a NoRadio."""
     try:
         from .net.espnow import ESPNowTransport
         return ESPNowTransport()
@@ -53,6 +32,7 @@ def open_radio(out=print):
     except Exception as e:  # noqa: BLE001
         out("dicecup: BLE unavailable (%s: %s)" % (type(e).__name__, e))
     out("dicecup: no radio: this cup plays alone")
+    from .net.noradio import NoRadio   # (here: a cup with a radio never holds it)
     return NoRadio()
 
 

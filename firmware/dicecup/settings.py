@@ -28,13 +28,15 @@ WAITS = {
 
 def merged(defaults, overrides, what):
     """A copy of a settings table with `overrides` applied; ValueError names an
-    unknown setting (`what`: the table's name, for the message)."""
+    unknown setting (`what`: the table's name, for the message). With none, the table
+    itself: every cup reads it, none writes it (no copy kept per cup in RAM)."""
+    if not overrides:
+        return defaults
     s = dict(defaults)
-    if overrides:
-        for k in overrides:
-            if k not in s:
-                raise ValueError("unknown %s: %s" % (what, k))
-            s[k] = overrides[k]
+    for k in overrides:
+        if k not in s:
+            raise ValueError("unknown %s: %s" % (what, k))
+        s[k] = overrides[k]
     return s
 
 

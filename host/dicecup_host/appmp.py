@@ -189,8 +189,9 @@ hw = hardware.open(%(board)r, clock=w.now)
 gc.collect()
 out.mem.append(("hardware", gc.mem_alloc(), gc.mem_free()))
 from dicecup import appboot, bots
+from dicecup.net.noradio import NoRadio
 from dicecup.net.store import FileStore
-app = appboot.make_app(hw, appboot.NoRadio(), FileStore(%(store)r), w.now, out=sys.stdout.write)
+app = appboot.make_app(hw, NoRadio(), FileStore(%(store)r), w.now, out=sys.stdout.write)
 out.app = app
 gc.collect()
 out.mem.append(("app", gc.mem_alloc(), gc.mem_free()))

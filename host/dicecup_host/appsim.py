@@ -21,7 +21,7 @@ import asyncio
 import random
 
 from dicecup.net.sim import Clock, Medium
-from dicecup.net.store import MemStore
+from dicecup.net.memstore import MemStore
 from dicecup.net.transport import Transport
 
 from dicecup_host import bundle, emu, traces, vloop

@@ -16,7 +16,7 @@ from dicecup.net import table as tbl
 from dicecup.net.cup import Cup
 from dicecup.net.pump import pump
 from dicecup.net.sim import Clock, Medium
-from dicecup.net.store import MemStore
+from dicecup.net.memstore import MemStore
 from dicecup.seriallog import Lines, SerialLog
 
 NAMES = ("ana", "ben", "cy", "dee", "eli", "fay")

@@ -7,7 +7,7 @@ import pytest
 from dicecup import players
 from dicecup.net import table as tbl
 from dicecup.net.cup import Cup
-from dicecup.net.store import MemStore
+from dicecup.net.memstore import MemStore
 
 
 def master():

@@ -2,7 +2,7 @@
 rolled for as the master, for the newest two rounds, and nothing from an old game."""
 from dicecup.net.flash import Flash
 from dicecup.net.kept import Kept
-from dicecup.net.store import MemStore
+from dicecup.net.memstore import MemStore
 
 R1, R2, R3 = bytes(range(16)), bytes(range(1, 17)), bytes(range(2, 18))
 

@@ -12,7 +12,7 @@ sys.path.pop(0)
 
 from dicecup.autoplay import Autoplayer  # noqa: E402
 from dicecup.net.cup import Cup  # noqa: E402
-from dicecup.net.store import MemStore  # noqa: E402
+from dicecup.net.memstore import MemStore  # noqa: E402
 
 
 def test_two_cups_form_a_table_over_espnow():

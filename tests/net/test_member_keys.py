@@ -180,7 +180,7 @@ def test_a_guess_that_never_confirms_is_counted_too():
     host.flush()
     assert c.run(3000, lambda: c.tid in spy.cup.heard)
     spy.cup.join(c.tid, "0000")
-    spy.cup.lobby.on_challenge = lambda src, f: None     # it only listens (frames reach it by name)
+    spy.cup.joining.on_challenge = lambda src, f: None   # it only listens (frames reach it by name)
     spy.flush()
     c.run(timing.SESSION_MS + 2000)
     assert host.cup.errors.get("join-expired", 0) >= 1

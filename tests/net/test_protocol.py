@@ -384,3 +384,8 @@ def test_one_game_rerun_with_its_radio_traffic_saved(tmp_path):
     trace = load_trace(str(path))
     assert trace and not checker.hidden_leaks(trace, {})
     assert any(r[0] == "tx" and wire.decode(r[7]).type == wire.UPDATE for r in trace)
+
+
+def test_the_written_out_zeros():
+    from dicecup.net import table
+    assert table.NO_DIGEST == bytes(12) and table.NO_ROOT == bytes(16)

@@ -14,7 +14,7 @@ from dicecup.autoplay import Autoplayer
 from dicecup.events import KINDS, PRIVATE, PUBLIC, names_of
 from dicecup.net import table as tbl
 from dicecup.net.cup import Cup
-from dicecup.net.store import MemStore
+from dicecup.net.memstore import MemStore
 from dicecup.net.sync import Sync
 from dicecup_host import checker, simrun
 from dicecup_host.cluster import Cluster
@@ -317,7 +317,7 @@ def test_a_rebooted_cup_that_takes_over_welcomes_a_new_cup_and_a_member_rejoinin
     rejoin = c.cups[2]                        # a member re-sends JOIN mid-game: welcomed again
     rejoin.cup.join(c.tid, c.code)
     rejoin.flush()
-    assert c.run(5000, lambda: rejoin.cup.table is not None and rejoin.cup.lobby.joining is None)
+    assert c.run(5000, lambda: rejoin.cup.table is not None and rejoin.cup.joining is None)
     assert c.run(3_600_000, lambda: all(sc.cup.table.phase == tbl.DONE for sc in c.cups if sc.on))
     states = set(sc.cup.table.snapshot() for sc in c.cups if sc.on)
     assert len(states) == 1

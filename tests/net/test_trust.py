@@ -126,4 +126,4 @@ def test_a_wrong_code_gives_up_with_an_event():
     guest.cup.join(c.tid, "2222")
     guest.flush()
     assert c.run(30000, lambda: [ev for ev in guest.events if ev.kind == "join_failed"])
-    assert guest.cup.table is None and guest.cup.lobby.joining is None
+    assert guest.cup.table is None and guest.cup.joining is None

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from dicecup.net import wire
 from dicecup.net.cup import Cup
-from dicecup.net.store import MemStore
+from dicecup.net.memstore import MemStore
 
 KEY = wire.pair_key(0x1234, 2, 1, b"s" * 32)     # what sender 2 and member 1 share
 JKEY = wire.session_key(b"i" * 64, b"welcome")

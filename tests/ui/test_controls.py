@@ -431,6 +431,10 @@ def test_the_keymaps():
         assert got == want
     # board files give the order; the keymap follows it
     assert Keymap(("ok", "left", "right")).command(PRESS, 1) == OK
+    # its table spells hw/buttons.py's event kinds as literals (one constant when frozen)
+    from dicecup.ui import keymap
+    assert (keymap._PRESS, keymap._LONG, keymap._BOTH) == (PRESS, LONG, BOTH)
+    assert controls._SENT == (0, 0, CHALLENGE, EXACT, 0, 0, ROLL_ANY, BANK)
 
 
 def test_unmapped_events_change_nothing():

@@ -381,7 +381,7 @@ def test_bluffs_roll_off_is_shown_with_who_opens_then_the_shake(monkeypatch):
 
 
 def test_the_roll_off_read_from_its_events_names_the_engines_opener():
-    from dicecup.ui.screens import rolloff_result
+    from dicecup.ui.rolloff import rolloff_result
     ties = 0
     for seats in range(2, 7):
         for seed in range(60):
@@ -472,3 +472,8 @@ def test_a_banked_dix_mille_turn_leaves_no_shake_on_screen():
         ui.on_event(ev(*e))
     ui.on_view(g.view(0))                   # Ben's turn now
     assert not g.view(0).mine and screen(ui) != "shake"
+
+
+def test_the_hint_menu_is_the_game_menu_after_menu_hint():
+    from dicecup.ui import ui
+    assert ui.HINT_MENU == ("menu_hint",) + ui.GAME_MENU

@@ -147,3 +147,11 @@ def test_a_filled_rectangle_sets_or_clears_its_pixels_and_nothing_else(x, y, w, 
     assert buf == ref
     fb.fill(buf, 0)
     assert buf == fb.new()
+
+
+def test_the_written_out_constants_are_what_they_spell():
+    """Tables written out as literals (constants in flash when frozen, not built in RAM)."""
+    from dicecup.ui import dice, fb
+    assert dice._DITHER_L == (0b010101010101010101, 0b101010101010101010) * 9
+    assert dice._DITHER_S == (0b01010101, 0b10101010) * 4
+    assert fb._ROW == bytes(fb.WIDTH)

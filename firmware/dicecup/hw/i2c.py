@@ -5,7 +5,10 @@ each transfer, pass `start=`/`end=` slices as keywords and probe an address by w
 zero bytes. `machine.I2C` has no lock, takes its optional `stop` flag positionally only
 and slices nothing, so each call is translated here. Slices go through a memoryview:
 no copy of the data. On the ESP32 a device that does not ACK raises OSError(ENODEV),
-which is what the drivers expect from busio too.
+which is what the drivers expect from busio too. The slice bounds are plain parameters
+here, not keyword-only: keyword-only defaults cost a dict per function in RAM (a
+function is 64 bytes with them on a 32-bit build, 32 with positional defaults); the
+drivers' keywords still name them.
 """
 
 
@@ -30,7 +33,7 @@ class I2C:
     def scan(self):
         return self.bus.scan()
 
-    def writeto(self, address, buffer, *, start=0, end=None):
+    def writeto(self, address, buffer, start=0, end=None):
         if end is None:
             end = len(buffer)
         if start == 0 and end == len(buffer):
@@ -38,7 +41,7 @@ class I2C:
         else:
             self.bus.writeto(address, memoryview(buffer)[start:end])
 
-    def readfrom_into(self, address, buffer, *, start=0, end=None):
+    def readfrom_into(self, address, buffer, start=0, end=None):
         if end is None:
             end = len(buffer)
         if start == 0 and end == len(buffer):
@@ -46,8 +49,8 @@ class I2C:
         else:
             self.bus.readfrom_into(address, memoryview(buffer)[start:end])
 
-    def writeto_then_readfrom(self, address, buffer_out, buffer_in, *, out_start=0,
-                              out_end=None, in_start=0, in_end=None):
+    def writeto_then_readfrom(self, address, buffer_out, buffer_in, out_start=0, out_end=None, in_start=0,
+                              in_end=None):
         """Write, then read after a repeated START (no STOP in between)."""
         if out_end is None:
             out_end = len(buffer_out)

@@ -11,15 +11,18 @@ from . import timing
 
 
 class Budget:
-    def __init__(self, rate=timing.RATE, burst=timing.BURST, reserve=timing.RESERVE):
-        self.rate = rate                 # milli-frames earned per ms = frames per second
-        self.cap = burst * 1000
-        self.floor = (reserve + 1) * 1000
+    """`Budget()`: net/timing.py's RATE, BURST and RESERVE (no parameters, no defaults:
+    a function with default arguments is twice the RAM on a 32-bit build)."""
+
+    def __init__(self):
+        self.rate = timing.RATE          # milli-frames earned per ms = frames per second
+        self.cap = timing.BURST * 1000
+        self.floor = (timing.RESERVE + 1) * 1000
         self.tokens = self.cap
         self.at = None
         self.refused = 0
 
-    def take(self, now, resend=False):
+    def take(self, now, resend):
         """True when a frame may go out now (and counts it)."""
         if self.at is None:
             self.at = now
@@ -33,8 +36,3 @@ class Budget:
             return False
         self.tokens -= 1000
         return True
-
-    def room(self, resend=True):
-        """How many frames of this kind would pass right now."""
-        need = self.floor - 1000 if resend else 0
-        return max(0, (self.tokens - need) // 1000)

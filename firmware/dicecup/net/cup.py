@@ -16,6 +16,7 @@ The concerns, each a module with its own state:
               net/keyring.py   this cup's key pair, members' keys, pairwise keys
     flash     net/flash.py     what survives a reboot
     lobby     net/lobby.py     beacons, joining (CPace), seats and rules, bots, leaving
+    joining   net/joining.py   the joiner's session, only while a join is under way
     deal      net/deal.py      the game's seed, from every cup's nonce
               net/gate.py      the master's ration of join sessions (rate, lockout)
     sync      net/sync.py      replication: ops out in order, resends, snapshots
@@ -72,14 +73,14 @@ class BytesRng:
 # part's attribute and its method's name, looked up per frame (getattr) rather than a
 # dict of bound methods per cup -- constant tuples stay in flash when frozen.
 _ON = const((None,
-             ("lobby", "on_beacon"), ("lobby", "on_join"), ("lobby", "on_welcome"),       # 1-3
+             ("lobby", "on_beacon"), ("lobby", "on_join"), ("joining", "on_welcome"),     # 1-3
              ("sync", "on_hello"), ("sync", "on_update"), ("sync", "on_ack"),             # 4-6
              ("sync", "on_need"), ("sync", "on_snap"), ("turns", "on_action"),            # 7-9
              ("seat_part", "on_reject"), ("hidden", "on_commit"), ("hidden", "on_reveal"),  # 10-12
              ("election", "on_heart"), ("rolls", "on_rollc"), ("rolls", "on_witness"),    # 13-15
              ("rolls", "on_rollr"), ("lobby", "on_leave"), ("turns", "on_auto"),          # 16-18
-             ("election", "on_vote_req"), ("election", "on_vote"), ("lobby", "on_challenge"),  # 19-21
-             ("lobby", "on_confirm"), ("lobby", "on_refuse"), ("watch", "on_attest"),     # 22-24
+             ("election", "on_vote_req"), ("election", "on_vote"), ("joining", "on_challenge"),  # 19-21
+             ("lobby", "on_confirm"), ("joining", "on_refuse"), ("watch", "on_attest"),   # 22-24
              ("deal", "on_contrib")))                                                       # 25
 # What a tick runs, by role and whether a game is on: (part, method); "" is the cup
 # (in play: the lobby's parts, then the game's).
@@ -130,6 +131,7 @@ class Cup:
         self.boot = self.flash.boot()
         self.keys = self.Keys(self.flash, self.boot, random_bytes)
         self.me = self.keys.restore()          # our member id: a member that rebooted rejoins from flash
+        self.joining = None         # net/joining.py's Joining while this cup joins a table
         self.lobby = self.Lobby(self)
         self.deal = self.Deal(self)
         self.sync = self.Sync(self)
@@ -204,7 +206,7 @@ class Cup:
         self.errors[code] = self.errors.get(code, 0) + 1
 
     def send_beacon(self, body):
-        if self.dead or not self.budget.take(self.now):
+        if self.dead or not self.budget.take(self.now, False):
             return
         self.out.append((BROADCAST, wire.encode(wire.BEACON, self.keys.tid, self.me, self.keys.next_seq(),
                                                 self.table.version, body)))
@@ -410,11 +412,13 @@ class Cup:
         t = f.type
         if not 0 < t < len(_ON):
             return
-        h = getattr(getattr(self, _ON[t][0]), _ON[t][1])
+        part = getattr(self, _ON[t][0])
         if wire.key_kind(f.type) == 2:   # the sender is authenticated: it is alive
             self.election.heard(f.sender, now)
+        if part is None:   # a joiner's frame with no join under way (`joining`)
+            return
         try:
-            why = h(src, f)
+            why = getattr(part, _ON[t][1])(src, f)
             if why:   # a frame refused for what it claims (not the sender's seat, not our leader...)
                 self.errors[why] = self.errors.get(why, 0) + 1
         except (tbl.OpError, IllegalAction):

@@ -15,7 +15,11 @@ confirmation itself) is counted as much as one who confirms wrongly.
 So one radio neighbour tries at most 10 codes in ~13 minutes: half of the 10,000
 codes takes over 4 days. The counts are RAM only (a master that reboots starts again:
 an attacker cannot reboot it).
+
+`Session` is one session the master answers (net/lobby.py's `sessions`).
 """
+from . import wire
+
 RATE = 3
 WINDOW_MS = 60000
 LOCK_AFTER = 10
@@ -64,3 +68,21 @@ class Gate:
 
     def locked(self, now):
         return self.locked_until is not None and now < self.locked_until
+
+
+class Session:
+    """The master's side of one join session (net/lobby.py keeps them, by joiner
+    address): here, with the ration, so a cup that never hears a join never holds the
+    class in RAM."""
+
+    def __init__(self, nonce, cp, isk, token, now, pk, name, challenge):
+        self.nonce = nonce
+        self.cp = cp
+        self.wkey = wire.session_key(isk, b"welcome")
+        self.token = token
+        self.at = now
+        self.pk = pk
+        self.name = name
+        self.challenge = challenge
+        self.mid = None        # set once confirmed and admitted
+        self.tag = None        # the joiner's confirmation once checked (cp is then dropped)

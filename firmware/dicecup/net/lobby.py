@@ -25,7 +25,8 @@ that rebooted (or joins its own table again) needs no code: its static key and f
 roster tag its HELLO, and the master sends it the state.
 
 Seats are in join order, reorderable on the master before the game, which also picks
-rule set and options and can fill seats with bots it hosts.
+rule set and options and can fill seats with bots it hosts. The joiner's side of a join
+is net/joining.py, loaded only while a join is under way.
 """
 from micropython import const
 from .. import unload
@@ -35,7 +36,6 @@ from . import timing
 from .transport import BROADCAST
 
 _HEARD_MS = const(3000)  # a table not heard this long drops out of tables()
-_JOIN_FOR_MS = const(20000)  # a join that gets no welcome this long gives up (a "join_failed" event)
 _DONE_MS = const(60000)  # a confirmed session is kept this long, to welcome its joiner again
 _SESSIONS = const(4)     # join sessions the master holds at most
 REASONS = ("", "locked", "busy", "full", "closed")   # REFUSE's codes; join_failed's reasons too
@@ -52,46 +52,11 @@ def _ci(tid, joiner, master):
     return bytes((tid >> 8 & 0xFF, tid & 0xFF)) + joiner + master
 
 
-class _Session:
-    """The master's side of one join session."""
-
-    def __init__(self, nonce, cp, isk, token, now, pk, name, challenge):
-        self.nonce = nonce
-        self.cp = cp
-        self.wkey = wire.session_key(isk, b"welcome")
-        self.token = token
-        self.at = now
-        self.pk = pk
-        self.name = name
-        self.challenge = challenge
-        self.mid = None        # set once confirmed and admitted
-        self.tag = None        # the joiner's confirmation once checked (cp is then dropped)
-
-
-class _Joining:
-    """The joiner's side: one session at a time."""
-
-    def __init__(self, tid, code, maddr, now):
-        self.tid = tid
-        self.code = code
-        self.maddr = maddr
-        self.first = now
-        self.last = now
-        self.stage = 0         # 0: JOIN sent, 1: confirmed, waiting for the welcome
-        self.busy = False      # the master said "busy" at least once
-        self.master = None     # (master id, its public key), from the challenge
-        self.nonce = None
-        self.cp = None
-        self.confirm = None
-        self.body = None       # our JOIN body (resent as it is)
-
-
 class Lobby:
     def __init__(self, cup):
         self.cup = cup
         self.heard = {}          # beacons: tid -> (addr, name, rules, members, flags, at)
-        self.joining = None      # a _Joining
-        self.sessions = {}       # master: joiner address -> _Session
+        self.sessions = {}       # master: joiner address -> net/gate.py's Session
         self.gate = None         # master: net/gate.py's Gate, made at the first join it hears
         self.master_hint = None  # the master's address, from its beacon (before we have the state)
         self.last_beacon = -timing.BEACON_MS
@@ -193,12 +158,13 @@ class Lobby:
             old = min(self.sessions, key=lambda a: self.sessions[a].at)
             if self.sessions.pop(old).mid is None:
                 self.gate.failed(cup.now, "join-abandoned")
-        self.sessions[src] = _Session(nonce, cp, isk, self.gate.start(cup.now), cup.now, pk, name, body)
+        from .gate import Session      # (with the Gate: a cup that never hears a join never loads it)
+        self.sessions[src] = Session(nonce, cp, isk, self.gate.start(cup.now), cup.now, pk, name, body)
         cup.send(src, wire.CHALLENGE, body)
 
     def _settle(self):
         """Unload CPace once no session holds one (JOIN_MODULES)."""
-        j = self.joining
+        j = self.cup.joining
         if j is not None and j.cp is not None:
             return
         for s in self.sessions.values():
@@ -308,97 +274,9 @@ class Lobby:
             return
         keys.use(tid, code)
         cup.me = None
-        self.joining = _Joining(tid, code, info[0], cup.now)
-        self._start()
-
-    def _start(self):
-        """A fresh session with the master we know of (JOIN sent)."""
-        cup = self.cup
-        j = self.joining
-        j.nonce = cup.random_bytes(8)
-        j.stage = 0
-        pk = cup.keys.ring.public()
-        name = cup.name.encode()[:8]
-        from .pake import Cpace
-        j.cp = Cpace(j.code.encode(), _sid(j.tid, j.nonce), _ci(j.tid, cup.addr, j.maddr), True,
-                     cup.random_bytes, pk + name)
-        j.body = (j.nonce, j.cp.message()[:32], pk, name)
-        self._send_join()
-
-    def _send_join(self):
-        j = self.joining
-        j.last = self.cup.now
-        if j.stage == 0:
-            self.cup.send(j.maddr, wire.JOIN, j.body, resend=True)
-        else:
-            self.cup.send(j.maddr, wire.CONFIRM, (j.nonce, j.confirm), resend=True)
-
-    def _failed(self, why):
-        tid = self.joining.tid
-        self.joining = None
-        self._settle()
-        self.cup.keys.jkey = None
-        self.cup.emit_local("join_failed", (tid, why))
-
-    def _mine(self, src, f):
-        j = self.joining
-        return j is not None and src == j.maddr and f.body[0] == j.nonce
-
-    def on_challenge(self, src, f):
-        cup = self.cup
-        if not self._mine(src, f) or self.joining.stage != 0:
-            return
-        j = self.joining
-        nonce, share, theirs, tag = f.body
-        from .pake import PakeError
-        try:
-            isk = j.cp.finish(share + theirs)
-        except PakeError as e:
-            cup.count("join-" + e.code)
-            self._failed("bad-share")
-            return
-        j.confirm = j.cp.confirm_tag()
-        ok = j.cp.check_confirm(tag)
-        j.cp = None          # the session is spent: resends carry j.confirm
-        self._settle()
-        j.stage = 1
-        self._send_join()   # our confirmation, right or wrong: the master counts it at once
-        if not ok:
-            cup.count("join-bad-code")
-            self._failed("wrong-code")
-            return
-        j.master = (theirs[0], theirs[1:])
-        cup.keys.jkey = wire.session_key(isk, b"welcome")
-
-    def on_refuse(self, src, f):
-        if not self._mine(src, f):
-            return
-        why = REASONS[f.body[1]] if 0 < f.body[1] < len(REASONS) else "closed"
-        if why == "busy":
-            self.joining.busy = True   # try again (the tick) until the join gives up
-        else:
-            self._failed(why)
-
-    def on_welcome(self, src, f):
-        cup = self.cup
-        j = self.joining
-        if j is None or j.stage != 1 or src != j.maddr:
-            return
-        mid, nonce = f.body
-        mmid, mpk = j.master
-        if nonce != j.nonce or mid >= 6 or mid == mmid or f.sender != mmid:
-            return
-        self.joining = None
-        cup.me = mid
-        cup.keys.jkey = None
-        cup.keys.use(j.tid, j.code, mid, {mmid: (src, mpk)})
-        cup.flash.put_table(j.tid, mid, j.code)
-        cup.hidden.kept.clear()
-        cup.flash.forget_roll()
-        cup.election.new_table()
-        cup.table = None
-        self.master_hint = src
-        self.hello(src)
+        from .joining import Joining   # (here: unloaded once the join is over)
+        cup.joining = Joining(self, tid, code, info[0], cup.now)
+        cup.joining.start()
 
     def hello(self, dest):
         """We are a member without the state: ask for it."""
@@ -413,18 +291,6 @@ class Lobby:
             if now - self.last_hello >= timing.HELLO_MS:
                 self.hello(self.master_hint or BROADCAST)
             return self.last_hello + timing.HELLO_MS
-        j = self.joining
-        if j is not None:
-            if now - j.first >= _JOIN_FOR_MS:
-                # no welcome: the master busy with other joins, or no radio contact
-                self._failed("busy" if j.busy else "no-answer")
-                return now + 1000
-            if now - j.last >= timing.JOIN_MS:
-                heard = self.heard.get(j.tid)
-                if j.stage == 0 and heard is not None and heard[0] != j.maddr:
-                    j.maddr = heard[0]   # the table's master now: a session with it
-                    self._start()
-                else:
-                    self._send_join()
-            return j.last + timing.JOIN_MS
+        if cup.joining is not None:
+            return cup.joining.tick(now)
         return now + 1000

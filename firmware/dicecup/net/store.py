@@ -3,27 +3,11 @@ epoch, and the round secrets it must still be able to reveal.
 
 A killed cup loses its RAM; on boot it has only this. Values are small bytes under
 short keys. `FileStore` writes one file per key on the cup's filesystem (written to a
-temporary name then renamed, so a power cut never leaves half a value); `MemStore`
-is the host simulation's flash: it survives a simulated reboot because the cluster
-keeps it while the cup object is thrown away.
+temporary name then renamed, so a power cut never leaves half a value); net/memstore.py's
+`MemStore` is the host simulation's flash (a module of its own, frozen only into the
+simulated build: a cup never holds the class in RAM).
 """
 import os
-
-
-class MemStore:
-    def __init__(self):
-        self.data = {}
-        self.writes = 0
-
-    def get(self, key, default=None):
-        return self.data.get(key, default)
-
-    def put(self, key, value):
-        self.data[key] = bytes(value)
-        self.writes += 1
-
-    def delete(self, key):
-        self.data.pop(key, None)
 
 
 class FileStore:

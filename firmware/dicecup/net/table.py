@@ -55,8 +55,9 @@ OP_NAMES = ("", "join", "flags", "seats", "rules", "start", "round", "seed", "ac
 _APPLY = const((None, "_join", "_flags", "_seats", "_rules", "_start", "_round", "_seed", "_act", "_settle",
                 "_restart", "_master", "_roll", "_ante"))
 
-NO_DIGEST = bytes(12)
-NO_ROOT = bytes(16)
+# all zero, written out: constants (flash when frozen), not bytes made in RAM at import
+NO_DIGEST = b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+NO_ROOT = b"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
 _NAME_LEN = const(8)
 
 # why a round is played again (op restart)

@@ -78,7 +78,9 @@ M_KEEP = const(5)
 M_ROLL = const(6)
 M_BANK = const(7)
 _MOVE_NAMES = const(("", "bid", "challenge", "exact", "reroll", "keep", "roll", "bank"))
-_SENT = (0, 0, actions.CHALLENGE, actions.EXACT, 0, 0, actions.ROLL_ANY, actions.BANK)  # moves sent as they are
+# moves sent as they are: actions.CHALLENGE, EXACT, ROLL_ANY, BANK (literals: one
+# constant tuple, not one built in RAM at import; tests/ui/test_controls.py checks them)
+_SENT = const((0, 0, 1, 2, 0, 0, 0x10000, 3))
 _PICK_KIND = const((0, 0, 0, 0, 3, 2, 0, 0))  # picking.py's kind per move (M_BID: 0, with the bid)
 
 BOARD4 = ("left", "ok", "right", "back")

@@ -1,5 +1,5 @@
-"""The hint screen's figures (the table's HINTS option): the odds of the standing bid,
-of calling exact, and the safest raise, read off this seat's View alone (its hand,
+"""The hint screen (the table's HINTS option) and its figures: the odds of the
+standing bid, of calling exact, and the safest raise, read off this seat's View alone (its hand,
 the set-aside dice, the dice on the table: players/odds.py does the counting, every
 rule set's wilds included). Exact integer fractions, as odds.py gives them.
 
@@ -13,7 +13,16 @@ rule set's wilds included). Exact integer fractions, as odds.py gives them.
                   turn, or a call is all that is left)
 
 Dix mille has no hint (None, None, None): no die is hidden there.
+
+`draw(buf, sc)` draws the hint page (ui/screens.py draws it by name "hint"): in this
+module, imported when the page is first drawn, so a table without hints never holds
+its code in RAM.
 """
+from micropython import const
+
+from dicecup.ui import screens, text
+
+_TOP = const(9)          # the body starts under the status strip (as in ui/screens.py)
 
 
 def has_exact(view):
@@ -48,3 +57,34 @@ def figures(view):
                 num, den = p
                 safest = (a >> 3, a & 7, p)
     return standing, exact, safest
+
+
+def draw(buf, sc):
+    """The hint page: three rows of 18 px -- the bid (its quantity and die) left,
+    what it is in small type beside it with the word under that, the percent right."""
+    from dicecup.players import odds
+    v = sc.view
+    standing, exact, safest = figures(v)
+    y = _TOP + 1
+    if standing is None:
+        text.centre(buf, sc.t("bid_none"), y + 2, screens.BIG)
+    else:
+        _row(buf, sc, y, standing[0], standing[1], "hint_bid", standing[2], odds)
+    y += 18
+    if exact is not None:
+        _row(buf, sc, y, v.bid[0], v.bid[1], "btn_exact", exact, odds)
+        y += 18
+    if safest is not None:
+        _row(buf, sc, y, safest[0], safest[1], "hint_raise", safest[2], odds)
+    else:                           # off turn: no bid is legal to judge
+        text.draw(buf, sc.t("hint_raise"), 40, y, screens.SMALL)
+        text.draw(buf, sc.t("hint_turn"), 40, y + 8, screens.SMALL)
+
+
+def _row(buf, sc, y, q, f, key, frac, odds):
+    # the bid: at most 38 px ("30 \xd7" and a die); the label and word 12 small
+    # characters from x 40 (to 100); the percent, at most "100%", from 104
+    screens._bid(buf, sc, q, f, y, x=0)
+    text.draw(buf, sc.t(key), 40, y, screens.SMALL)
+    text.draw(buf, sc.t("odds_" + odds.word(frac)), 40, y + 8, screens.SMALL)
+    text.right(buf, "%d%%" % odds.percent(frac), y + 3, screens.BIG)

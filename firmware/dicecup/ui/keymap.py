@@ -1,11 +1,13 @@
 """Which gesture means what: hw/buttons.py events (kind, mask) -> a command for
 `Controls.command`. One table for every board: a XIAO has no back button, so the
-gestures in `EVERY_BOARD` use only left, ok and right, and a board with a back button
+first seven gestures use only left, ok and right, and a board with a back button
 understands them too (what a player learns on one cup works on all).
 """
 from micropython import const
 
-from dicecup.hw.buttons import BOTH, LONG, PRESS
+_PRESS = const(1)      # hw/buttons.py's event kinds (PRESS, LONG, BOTH): literals, so the
+_LONG = const(2)       # table below is one constant (flash when frozen), not tuples in RAM
+_BOTH = const(3)
 
 PREV = const(1)        # step the focused value down, the cursor left
 NEXT = const(2)        # step it up, the cursor right
@@ -17,48 +19,53 @@ CALL_EXACT = const(7)  # exact (calza, tout pile, spot on): in turn or out of tu
 
 COMMANDS = ("", "prev", "next", "ok", "back", "peek", "menu", "exact")
 
-# (kind, buttons joined by "+", command)
-EVERY_BOARD = (
-    (PRESS, "left", PREV),
-    (PRESS, "right", NEXT),
-    (PRESS, "ok", OK),
-    (LONG, "left", BACK),
-    (LONG, "ok", PEEK),
-    (LONG, "right", MENU),
-    (BOTH, "left+right", CALL_EXACT),
-)
-WITH_BACK = (
-    (PRESS, "back", BACK),
-    (LONG, "back", MENU),
-)
+# (kind, buttons joined by "+", command): every board's gestures, then a back button's
+_TABLE = const((
+    (_PRESS, "left", PREV),
+    (_PRESS, "right", NEXT),
+    (_PRESS, "ok", OK),
+    (_LONG, "left", BACK),
+    (_LONG, "ok", PEEK),
+    (_LONG, "right", MENU),
+    (_BOTH, "left+right", CALL_EXACT),
+    (_PRESS, "back", BACK),
+    (_LONG, "back", MENU),
+))
 
 
 class Keymap:
     """`Keymap(board.button_names())`; `command(kind, mask)` -> a command, 0 for none.
-    Entries naming a button the board lacks are left out."""
+    Entries naming a button the board lacks are left out. It keeps only the names: a
+    gesture is looked up in the constant table (a few per second at most), not in a
+    dict and a list built per cup (~0.5 KB of RAM)."""
 
     def __init__(self, names):
         self.names = list(names)
-        self.entries = []   # (kind, mask, command), in table order
-        self.table = {}
-        for entries in (EVERY_BOARD, WITH_BACK):
-            for kind, buttons, cmd in entries:
-                mask = 0
-                for name in buttons.split("+"):
-                    if name not in self.names:
-                        mask = -1
-                        break
-                    mask |= 1 << self.names.index(name)
-                if mask > 0:
-                    self.entries.append((kind, mask, cmd))
-                    self.table[kind << 8 | mask] = cmd
+
+    def entries(self):
+        """[(kind, mask, command)] of this board's gestures, in table order."""
+        out = []
+        names = self.names
+        for kind, buttons, cmd in _TABLE:
+            mask = 0
+            for name in buttons.split("+"):
+                if name not in names:
+                    mask = -1
+                    break
+                mask |= 1 << names.index(name)
+            if mask > 0:
+                out.append((kind, mask, cmd))
+        return out
 
     def command(self, kind, mask):
-        return self.table.get(kind << 8 | mask, 0)
+        for k, m, cmd in self.entries():
+            if k == kind and m == mask:
+                return cmd
+        return 0
 
     def gesture(self, cmd):
         """The first (kind, mask) giving `cmd` on this board (for help screens, tests)."""
-        for kind, mask, c in self.entries:
+        for kind, mask, c in self.entries():
             if c == cmd:
                 return kind, mask
         return None

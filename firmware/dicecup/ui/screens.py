@@ -118,7 +118,17 @@ def draw(buf, sc):
     """The whole screen for `sc`; returns its name (`pick`)."""
     fb.fill(buf, 0)
     name = pick(sc)
-    globals()["_" + name](buf, sc)
+    if name == "dixmille" or name == "scores":
+        from dicecup.ui import sheet
+        getattr(sheet, name)(buf, sc)
+    elif name == "rolloff":
+        from dicecup.ui import rolloff
+        rolloff.draw(buf, sc)
+    elif name == "hint":
+        from dicecup.ui import hint
+        hint.draw(buf, sc)
+    else:
+        globals()["_" + name](buf, sc)
     _status(buf, sc, name)
     c = sc.controls
     if not sc.screen and c is not None and c.focus == 4 and sc.game_menu:   # AT_MENU
@@ -209,7 +219,8 @@ def _status(buf, sc, name):
     v = sc.view
     s = ""
     if name == "rolloff":
-        opener = rolloff_result(v.seats, sc.rolloff)[1]
+        from dicecup.ui import rolloff
+        opener = rolloff.rolloff_result(v.seats, sc.rolloff)[1]
         if opener is None:
             s = sc.t("rolloff")
         else:
@@ -396,38 +407,6 @@ def _shake(buf, sc):
     text.centre(buf, sc.t("peek"), 56, SMALL)
 
 
-def _hint(buf, sc):
-    """The odds (ui/hint.py): three rows of 18 px -- the bid (its quantity and die) left,
-    what it is in small type beside it with the word under that, the percent right."""
-    from dicecup.ui import hint
-    from dicecup.players import odds
-    v = sc.view
-    standing, exact, safest = hint.figures(v)
-    y = _TOP + 1
-    if standing is None:
-        text.centre(buf, sc.t("bid_none"), y + 2, BIG)
-    else:
-        _hint_row(buf, sc, y, standing[0], standing[1], "hint_bid", standing[2], odds)
-    y += 18
-    if exact is not None:
-        _hint_row(buf, sc, y, v.bid[0], v.bid[1], "btn_exact", exact, odds)
-        y += 18
-    if safest is not None:
-        _hint_row(buf, sc, y, safest[0], safest[1], "hint_raise", safest[2], odds)
-    else:                           # off turn: no bid is legal to judge
-        text.draw(buf, sc.t("hint_raise"), 40, y, SMALL)
-        text.draw(buf, sc.t("hint_turn"), 40, y + 8, SMALL)
-
-
-def _hint_row(buf, sc, y, q, f, key, frac, odds):
-    # the bid: at most 38 px ("30 \xd7" and a die); the label and word 12 small
-    # characters from x 40 (to 100); the percent, at most "100%", from 104
-    _bid(buf, sc, q, f, y, x=0)
-    text.draw(buf, sc.t(key), 40, y, SMALL)
-    text.draw(buf, sc.t("odds_" + odds.word(frac)), 40, y + 8, SMALL)
-    text.right(buf, "%d%%" % odds.percent(frac), y + 3, BIG)
-
-
 def _waiting(buf, sc):
     text.centre(buf, sc.t("rolled"), _TOP + 1, BIG)
     text.centre(buf, sc.t("wait_others"), 30, BIG)
@@ -525,170 +504,6 @@ def _reveal(buf, sc):
         text.centre(buf, sc.t(key, *args), 56, SMALL, inverse=True)
 
 
-def _dixmille(buf, sc):
-    """Dix mille: whose turn; the roll (solid) and the dice kept this turn (hollow), the
-    turn total and the crosses of the player on turn; before a roll, every score. At
-    the bottom my moves, or where the player on turn stands (score, or not open yet).
-    A long ok shows the whole score sheet (`_scores`)."""
-    v = sc.view
-    t = v.turn
-    head = sc.t("your_turn") if v.mine else sc.t("rolls", sc.name(t)) if t is not None else ""
-    text.centre(buf, head, _TOP + 1, BIG)
-    c = sc.controls
-    mine = c is not None and v.mine
-    roll = v.roll or ()
-    if mine and c.focus == 3:       # AT_DICE: the dice of the roll to keep
-        roll = c.dice()
-    if roll or sc.kept:
-        x = 1
-        for i in range(len(roll)):
-            picking = mine and c.focus == 3
-            dice.draw(buf, roll[i], x, 21, dice.LARGE, outline=picking and bool(c.picked >> i & 1))
-            if picking and i == c.cursor:
-                fb.fill_rect(buf, x, 43, dice.LARGE, 2)
-            x += dice.LARGE + 3
-        if sc.kept:
-            x += 2 if roll else 0
-            for f in sc.kept[:5 - len(roll)]:     # kept: drawn hollow, after a gap
-                dice.draw(buf, f, x, 21, dice.LARGE, outline=True)
-                x += dice.LARGE + 3
-        text.draw(buf, sc.t("turn_total", v.turn_total or 0), 0, 46, SMALL)
-        if t is not None and v.opened[t]:
-            _crosses(buf, 111, 47, v.crosses[t])
-    else:
-        _sheet(buf, sc, 21, 4, 8)
-    if mine and c.focus == 3:
-        text.right(buf, " " + sc.t("btn_ok") + " ", 56, SMALL, inverse=(c.cursor == len(roll)))
-    elif mine:
-        _moves(buf, sc, c)
-    elif t is not None:
-        nm = sc.name(t)
-        s = sc.t("score_of", nm, v.scores[t]) if v.opened[t] else sc.t("not_open_of", nm)
-        text.centre(buf, s, 56, SMALL)
-
-
-_OPENING = const(500)   # Dix mille: a score opens with 500 in one turn (RULES.md)
-
-
-def _scores(buf, sc):
-    """Dix mille's score sheet (a long ok, for a moment): every player's score, "0/500"
-    while not open, and the crosses in a row (three cost 1000)."""
-    n = len(sc.view.scores)
-    _sheet(buf, sc, 10, 6, 9)
-    if n <= 5:
-        text.centre(buf, sc.t("open"), 56, SMALL)
-
-
-def _sheet(buf, sc, y, rows, pitch):
-    """Every player's score and crosses from y: a row each when `rows` hold them (the
-    player on turn inverted), else two columns of short names."""
-    v = sc.view
-    n = len(v.scores)
-    wide = n <= rows
-    for s in range(n):
-        if wide:
-            x = 0
-            yy = y + s * pitch
-            nm = sc.name(s)[:8]
-            end = 100
-        else:
-            x = (s % 2) * 64
-            yy = y + (s // 2) * pitch
-            nm = sc.name(s)[:3]
-            end = x + 45
-        text.draw(buf, nm, x, yy, SMALL, inverse=(s == v.turn))
-        if v.opened[s]:
-            text.right(buf, "%d" % v.scores[s], yy, SMALL, end=end)
-            _crosses(buf, end + 4 if wide else end + 1, yy + 1, v.crosses[s])
-        else:
-            text.right(buf, "0/%d" % _OPENING, yy, SMALL, end=end)
-
-
-def _crosses(buf, x, y, n):
-    """Three small boxes, the first `n` crossed: a run of busts (three cost 1000)."""
-    for i in range(3):
-        bx = x + i * 6
-        fb.rect(buf, bx, y, 5, 5)
-        if i < n:
-            for k in range(1, 4):
-                fb.fill_rect(buf, bx + k, y + k, 1, 1)
-                fb.fill_rect(buf, bx + 4 - k, y + k, 1, 1)
-
-
-def _rolloff(buf, sc):
-    """Bluff's roll-off: who opens (in the top strip), every player's five public dice
-    and their total (a star counts 6), the opener's name inverted. The highest total
-    opens; a tie rolls again among the tied: their last roll is shown after the totals
-    before it, and the dice of those out of the tie are drawn hollow."""
-    v = sc.view
-    n = v.seats
-    rolls, opener = rolloff_result(n, sc.rolloff)
-    most = 0
-    for r in rolls:
-        most = max(most, len(r))
-    for s in range(n):
-        r = rolls[s]
-        if not r:
-            continue
-        faces = r[-1]
-        totals = ",".join(["%d" % _sum(f) for f in r[-2:]])
-        if n <= 4:      # a row each: name, the dice, the total(s)
-            y = _TOP + 1 + s * 13
-            text.draw(buf, sc.name(s)[:6], 0, y + 2, SMALL, inverse=(s == opener))
-            dice.row(buf, [_face(sc, f) for f in faces], 32, y, dice.SMALL, 1,
-                     0 if len(r) == most else 0xFF)
-            if len(r) > 1:
-                text.draw(buf, totals, 98, y + 2, SMALL)
-            else:
-                text.draw(buf, totals, 100, y + 1, BIG)
-        else:           # a crowded table: the faces as digits, as the reveal's
-            y = _TOP + 1 + s * 9
-            text.draw(buf, sc.name(s)[:6], 0, y, SMALL, inverse=(s == opener))
-            for i in range(len(faces)):
-                text.draw(buf, "%d" % faces[i], 34 + i * 7, y, SMALL)
-            text.draw(buf, totals, 74, y, SMALL)
-    if n <= 3:
-        text.centre(buf, sc.t("rolloff_tie" if most > 1 else "rolloff_hint"), 56, SMALL)
-
-
-def _sum(faces):
-    t = 0
-    for f in faces:
-        t += f
-    return t
-
-
-def rolloff_result(n, rolls):
-    """From the roll-off's rolls in order ((seat, faces), the engine's draw: all n
-    seats, then the tied ones again, and again): each seat's rolls, [[faces, ...], ...],
-    and the opener (None until the draw is decided)."""
-    mine = [[] for _ in range(n)]
-    rolling = n
-    i = 0
-    while rolling and i + rolling <= len(rolls):
-        best = -1
-        top = 0
-        who = -1
-        for k in range(i, i + rolling):
-            seat, faces = rolls[k]
-            if 0 <= seat < n:
-                mine[seat].append(faces)
-            t = _sum(faces)
-            if t > best:
-                best, top, who = t, 1, seat
-            elif t == best:
-                top += 1
-        i += rolling
-        if top == 1:
-            return mine, who
-        rolling = top
-    for k in range(i, len(rolls)):                # a draw still going on
-        seat = rolls[k][0]
-        if 0 <= seat < n:
-            mine[seat].append(rolls[k][1])
-    return mine, None
-
-
 def _moves(buf, sc, c):
     x = 0
     for m in range(1, 8):
@@ -727,6 +542,8 @@ def _over(buf, sc):
 
 
 # the screens, each drawn by the function "_" + its name (draw looks it up in this
-# module's globals: no dict of them built in RAM)
+# module's globals: no dict of them built in RAM); those of one rule set or option have
+# a module of their own, imported when first drawn (a Liar's dice table never loads
+# them): dixmille and scores (ui/sheet.py), rolloff (ui/rolloff.py), hint (ui/hint.py)
 SCREENS = ("menu", "code", "tables", "table", "shake", "waiting", "bidding", "entry", "reveal", "dixmille",
            "scores", "rolloff", "spectator", "over", "hint")

@@ -42,7 +42,8 @@ ROLLOFF_MS = const(6000)
 
 MENU = ("menu_create", "menu_join", "menu_lang")
 GAME_MENU = ("menu_lang", "leave_table")
-HINT_MENU = ("menu_hint",) + GAME_MENU    # with hints on, in a bidding game
+HINT_MENU = ("menu_hint", "menu_lang", "leave_table")   # with hints on, in a bidding game
+#   (menu_hint, then GAME_MENU: written out, a constant, not a tuple built at import)
 
 # events that are a moment's toast: (kind, key, which field names a member/seat)
 _TOASTS = const((("master", "master_is", "member"), ("away", "away", "member"), ("back", "back", "member"),

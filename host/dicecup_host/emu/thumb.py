@@ -18,7 +18,7 @@ should send the move. SHAKE (not a button) means: shake the cup and set it down 
 round's dice, a Bluff reroll, a Dix mille roll).
 
 Boards without `back` (the XIAO) get the gestures every board understands (long left
-for back, long right for the menu): `Keymap.entries`, a press preferred to a hold.
+for back, long right for the menu): `Keymap.entries()`, a press preferred to a hold.
 Runs unchanged inside MicroPython (small ints, no lists kept): a cup can be driven in
 its own runtime.
 """
@@ -83,7 +83,7 @@ def wanted(dice, code, picked):
 class Thumb:
     def __init__(self, names):
         self.gest = {}          # command -> (kind, mask) on this board
-        for kind, mask, cmd in Keymap(names).entries:
+        for kind, mask, cmd in Keymap(names).entries():
             g = self.gest.get(cmd)
             if g is None or (kind == PRESS and g[0] != PRESS):
                 self.gest[cmd] = (kind, mask)

@@ -84,6 +84,7 @@ def setup(n):
         marks.append("hardware")
     elif n == 2:
         from dicecup import appboot
+        from dicecup.net.noradio import NoRadio
         from dicecup.rng import Rng
         from dicecup.net.store import FileStore
         from dicecup.ui.ui import Ui
@@ -95,7 +96,7 @@ def setup(n):
 
             def rb(k):
                 return bytes(r.randrange(256) for _ in range(k))
-        app = appboot.make_app(S["hw"], appboot.NoRadio(), FileStore(STORE), w.now,
+        app = appboot.make_app(S["hw"], NoRadio(), FileStore(STORE), w.now,
                                ui=Ui(b.button_names()), out=sys.stdout.write, random_bytes=rb)
         app.cup.listen(heard, private=True)
         S["app"] = app

@@ -44,9 +44,10 @@ for name in NAMES:
 import adafruit_ssd1306, adafruit_lis3dh  # noqa: E401,F401,E402
 from dicecup.hw import hardware  # noqa: E402
 from dicecup import appboot  # noqa: E402
+from dicecup.net.noradio import NoRadio  # noqa: E402
 from dicecup.net.store import FileStore  # noqa: E402
 hw = hardware.open(BOARD, clock=w.now)
-app = appboot.make_app(hw, appboot.NoRadio(), FileStore(STORE), w.now, out=sys.stdout.write,
+app = appboot.make_app(hw, NoRadio(), FileStore(STORE), w.now, out=sys.stdout.write,
                        random_bytes=lambda k: bytes(k))
 for name in sorted(sys.modules):
     if name.startswith("dicecup") and not name.startswith("dicecup_host"):

@@ -16,7 +16,7 @@ import time
 
 from dicecup.net import wire
 from dicecup.net.cup import Cup
-from dicecup.net.store import MemStore
+from dicecup.net.memstore import MemStore
 from dicecup.net.transport import BROADCAST
 
 try:

@@ -16,7 +16,7 @@ from dicecup.autoplay import Autoplayer
 from dicecup.net import fair
 from dicecup.net.cup import Cup
 from dicecup.rng import Rng
-from dicecup.net.store import MemStore
+from dicecup.net.memstore import MemStore
 from dicecup.net.table import DONE
 from dicecup.seriallog import SerialLog
 

@@ -50,8 +50,9 @@ REPEATS = int(sys.argv[2])
 from dicecup.hw import board as fwb
 from dicecup.hw.buttons import LONG, PRESS
 from dicecup import appboot, bots
+from dicecup.net.noradio import NoRadio
 from dicecup.rng import Rng
-from dicecup.net.store import MemStore
+from dicecup.net.memstore import MemStore
 from dicecup.ui.screens import draw as whole_draw
 from dicecup.ui.ui import Ui
 
@@ -108,7 +109,7 @@ def local(repeats):
     names = b.button_names()
     bit = dict((n, 1 << i) for i, n in enumerate(names))
     ui = Ui(names)
-    app = appboot.make_app(hw, appboot.NoRadio(), MemStore(), w.now, ui=ui, out=discard)
+    app = appboot.make_app(hw, NoRadio(), MemStore(), w.now, ui=ui, out=discard)
     cup = app.cup
     d = hw.display
     buf = d.buffer()

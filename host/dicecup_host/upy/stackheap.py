@@ -4,7 +4,7 @@ import gc
 gc.collect()
 a = gc.mem_alloc()
 from dicecup.net.cup import Cup
-from dicecup.net.store import MemStore
+from dicecup.net.memstore import MemStore
 from dicecup.engine import rules_class
 rules_class("perudo")
 gc.collect()

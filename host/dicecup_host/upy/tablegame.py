@@ -14,7 +14,7 @@ from dicecup.net import fair
 from dicecup.net.cup import Cup
 from dicecup.net.pump import pump
 from dicecup.net.sim import Clock, Medium, Rng
-from dicecup.net.store import MemStore
+from dicecup.net.memstore import MemStore
 
 
 class Bytes:
