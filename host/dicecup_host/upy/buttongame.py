@@ -43,14 +43,9 @@ def gestures(names):
     """WALK for a board: (weight, kind, mask), leaving out buttons it lacks."""
     out = []
     for w, k, buttons in WALK:
-        mask = 0
-        for b in buttons.split("+"):
-            if b not in names:
-                mask = -1
-                break
-            mask |= 1 << names.index(b)
-        if mask > 0:
-            out.append((w, k, mask))
+        held = buttons.split("+")
+        if all(b in names for b in held):
+            out.append((w, k, sum(1 << names.index(b) for b in held)))
     return out
 
 
