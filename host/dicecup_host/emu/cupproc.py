@@ -404,6 +404,7 @@ async def engine_player(app, cfg, step, hand, sleep):
     rejects = 0
     shake_ms = cfg.get("shake_ms", 0)
     while True:
+        v = None   # not held over a wait: the app's next View replaces it (a person keeps no copy)
         await sleep(100)
         try:
             t = cup.table
