@@ -239,7 +239,8 @@ class Bidding:
         table, lowest rank first; L[1] by bid (a 256-entry _table: a bid fits a byte)
         its place in L[0] plus one, 0 = not on the ladder -- so also where the bids
         above it start; L[2] the bids that may open; L[3] L[0] as a list ending in
-        CHALLENGE (what legal() slices: a list slice is a copy in C); L[4] the rule set
+        CHALLENGE (what legal() slices: a list slice is a copy in C; None on a cup, whose
+        legal() reads legal_run: 0.7 KB at a 30-dice table); L[4] the rule set
         is CONSTRAINED; L[5] an exact call is possible with these options; L[6] either
         (the list after a standing bid is not simply the bids above and CHALLENGE).
         Built without sorting or dicts, and cached on the class for one table's worth
@@ -263,8 +264,10 @@ class Bidding:
             after = _table()
             for i in range(len(lad)):
                 after[lad[i]] = i + 1
-            ll = list(lad)
-            ll.append(CHALLENGE)  # after any bid: so the slice is the whole answer
+            ll = None
+            if not _UPY:          # for legal()'s slices (a search's); a cup's legal() needs none
+                ll = list(lad)
+                ll.append(CHALLENGE)  # after any bid: so the slice is the whole answer
             con = self.CONSTRAINED
             ex = self.EXACT and self.opts & self.EXACT_BIT == self.EXACT_BIT
             L = cls._cache = (lad, after, _nonzero(lad, self._opens) if con else lad, ll, con, ex, con or ex, key)
@@ -296,24 +299,30 @@ class Bidding:
         """None when allowed, else the error code for an exact call by `seat`."""
         return "exact-not-allowed"
 
-    def legal(self, seat, hand=None):
-        """Actions `seat` may take now, as a list (legal_run for what a View keeps).
-        The seat on turn without a hand is what a search asks thousands of times: its
-        list is cut from the ladder in one step."""
-        if seat == self._act and seat is not None and hand is None:  # _act None: not bidding
-            L = self._lad or self._ladder_for()
-            i = L[1][self.bid]
-            if i and not L[6]:  # the bids above the standing one, then CHALLENGE
-                return L[3][i:]
-            if not self.bid:
-                return L[3][:-1] if L[2] is L[0] else list(L[2])
-            if i:
-                if not (L[4] and self._constrained()):
-                    out = L[3][i:]
-                    if L[5] and self._may_exact(seat) is None:
-                        out.append(EXACT)
-                    return out
-        return list(self.legal_run(seat, hand))
+    if _UPY:
+        def legal(self, seat, hand=None):
+            """Actions `seat` may take now, as a list. On a cup nothing searches (bots
+            read a View's legal_run), so no list of the ladder is kept for slicing."""
+            return list(self.legal_run(seat, hand))
+    else:
+        def legal(self, seat, hand=None):
+            """Actions `seat` may take now, as a list (legal_run for what a View keeps).
+            The seat on turn without a hand is what a search asks thousands of times: its
+            list is cut from the ladder in one step."""
+            if seat == self._act and seat is not None and hand is None:  # _act None: not bidding
+                L = self._lad or self._ladder_for()
+                i = L[1][self.bid]
+                if i and not L[6]:  # the bids above the standing one, then CHALLENGE
+                    return L[3][i:]
+                if not self.bid:
+                    return L[3][:-1] if L[2] is L[0] else list(L[2])
+                if i:
+                    if not (L[4] and self._constrained()):
+                        out = L[3][i:]
+                        if L[5] and self._may_exact(seat) is None:
+                            out.append(EXACT)
+                        return out
+            return list(self.legal_run(seat, hand))
 
     def copy(self):
         """An independent copy of the game (what a search does per decision): faster
