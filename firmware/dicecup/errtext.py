@@ -5,7 +5,8 @@ import sys
 
 
 def where(e):
-    """"file:line" of the innermost frame of `e`'s traceback, "" when unknown."""
+    """"file:line" of the innermost frame of `e`'s traceback, "" when unknown, "(no room
+    to say where)" when the heap could not hold the traceback's text."""
     try:
         if hasattr(sys, "print_exception"):          # MicroPython
             import io
@@ -16,7 +17,7 @@ def where(e):
             import traceback
             text = "".join(traceback.format_exception(type(e), e, e.__traceback__))
     except Exception:  # noqa: BLE001 - a full heap: the type and message still go out
-        return ""
+        return "(no room to say where)"
     at = ""
     for line in text.split("\n"):
         line = line.strip()
@@ -26,6 +27,8 @@ def where(e):
             if q > 0 and n > 0:
                 num = line[n + 5:].split(",")[0]
                 at = line[6:q] + ":" + num
+    if not at and isinstance(e, MemoryError):
+        return "(no room to say where)"   # the traceback itself found no room
     return at
 
 

@@ -97,9 +97,9 @@ class CupProc:
     def alive(self):
         return self.dead is None
 
-    def write(self, text):
+    def write(self, data):
         try:
-            self.p.stdin.write(text.encode())
+            self.p.stdin.write(data if type(data) is bytes else data.encode())
         except (BrokenPipeError, OSError):
             # a killed cup's pipe breaks as it exits: say it exited once it has (a
             # race with the read side's end-of-file, which says so too)
@@ -224,7 +224,9 @@ class Game:
     def _landed(self, i):
         def landed(addr):
             src, frame = self.radios[i].rx.get()   # straight on to the cup's own receive buffer
-            self.cups[i].inbox.append("L %d %s %s\n" % (self.clock.now, src.hex(), frame.hex()))
+            # the frame's bytes follow the line as they are: the cup reads them into one
+            # bytes, as a radio gives a frame (no hex line to split on its heap)
+            self.cups[i].inbox.append(b"L %d %s %d\n" % (self.clock.now, src.hex().encode(), len(frame)) + bytes(frame))
         return landed
 
     def died(self, cp):
@@ -298,11 +300,11 @@ class Game:
         for c in live:
             msg = c.inbox
             if self.code is not None and c.i and c.i not in self.coded:
-                msg.append("J %s %d\n" % self.code)
+                msg.append(("J %s %d\n" % self.code).encode())
                 self.coded.add(c.i)
             if msg or 0 <= c.wake <= until:
-                msg.append("R %d\n" % until)
-                c.write("".join(msg))
+                msg.append(b"R %d\n" % until)
+                c.write(b"".join(msg))
                 c.inbox = []
                 asked.append(c)
         self.collect(asked)

@@ -188,8 +188,14 @@ class Table:
         return self.member_of(seat).name
 
     def digest_of(self):
-        """Short fingerprint of the whole replica (cups compare it after every op)."""
-        return fair._h(b"table", self.snapshot())[:8]
+        """Short fingerprint of the whole replica (cups compare it after every op): the
+        snapshot's pieces fed to the hash as they come, the snapshot never built whole
+        -- that 160-300 byte block, made at every commit, was the allocation a cup's
+        fragmented heap could no longer give."""
+        import hashlib
+        h = hashlib.sha256(b"table")
+        self._put(h.update)
+        return h.digest()[:8]
 
     # ----- ops ---------------------------------------------------------------------
     def apply(self, op):
@@ -617,35 +623,42 @@ class Table:
     def snapshot(self):
         """The whole replica as bytes (sent in parts to a cup that fell behind)."""
         out = bytearray()
-        out += struct.pack(">IHBBBB", self.version, self.term, self.master, self.phase, self.game_no & 0xFF,
-                           RULES.index(self.rules) + 1)
-        out.append(self.opts)
-        out.append(len(self.members))
+        self._put(out.extend)
+        return bytes(out)
+
+    def _put(self, w):
+        """Write the snapshot's bytes through `w`, piece by piece (digest_of hashes
+        them, snapshot collects them)."""
+        w(struct.pack(">IHBBBBBB", self.version, self.term, self.master, self.phase, self.game_no & 0xFF,
+                      RULES.index(self.rules) + 1, self.opts, len(self.members)))
         for m in self.members:
             nm = m.name.encode()
-            out += m.addr + bytes((m.flags, len(nm))) + nm + _pk_bytes(m.pk)
-        out.append(len(self.seats))
-        out += bytes(self.seats)
-        out += self.gseed
-        out += self.ante + bytes((self.ante_mask, self.ante_term >> 8 & 0xFF, self.ante_term & 0xFF))
+            w(m.addr)
+            w(bytes((m.flags, len(nm))))
+            w(nm)
+            w(_pk_bytes(m.pk))
+        w(bytes((len(self.seats),)))
+        w(bytes(self.seats))
+        w(self.gseed)
+        w(self.ante)
+        w(bytes((self.ante_mask, self.ante_term >> 8 & 0xFF, self.ante_term & 0xFF)))
         if self.game is not None:
             st = self.game.dumps()
-            out.append(len(st))
-            out += st
-            out += self.mc + self.seed
-            out += struct.pack(">H", self.rterm)
-            out += bytes(self.holders)
-            out.append(self.held)
+            w(bytes((len(st),)))
+            w(st)
+            w(self.mc)
+            w(self.seed)
+            w(struct.pack(">H", self.rterm))
+            w(bytes(self.holders))
+            w(bytes((self.held,)))
             for d in self.digests:
-                out += d
+                w(d)
             for s in range(len(self.seats)):
-                out.append(self.gens[s])
-                out.append(len(self.witness[s]))
-                for w in self.witness[s]:
-                    out += w
+                w(bytes((self.gens[s], len(self.witness[s]))))
+                for x in self.witness[s]:
+                    w(x)
         else:
-            out.append(0)
-        return bytes(out)
+            w(b"\x00")
 
     @staticmethod
     def from_snapshot(data):

@@ -29,7 +29,8 @@ protocol's start with \\x01):
     \\x01W t next done          at t, the step is over: next wake (-1: none), game over 0/1
     \\x01E json                 at the end: counts, peak, final state digest
 On stdin: one JSON line (the config, see `main`), then per step any of
-    L t src hex    a frame landing at t      J code tid    the join code, for a joiner
+    L t src n      a frame landing at t: the line, then its n bytes as they are
+    J code tid     the join code, for a joiner
 and "R T" (run until T) or "Q" (quit: the final report, then exit).
 
 The heap. Once the emulation is up and before anything of the app is imported, the
@@ -74,7 +75,12 @@ class Quit(Exception):
 
 
 def say(line):
-    sys.stdout.write("\x01" + line + "\n")
+    # written in pieces: the harness makes no allocation the size of a line on the
+    # app's heap (a fragmented one could not give it; a cup's radio makes none)
+    out = sys.stdout.write
+    out("\x01")
+    out(line)
+    out("\n")
 
 
 class PipeRadio(Transport):
@@ -94,7 +100,12 @@ class PipeRadio(Transport):
     def send(self, dest, frame):
         check_frame(dest, frame, self.mtu)
         self.tx += 1
-        say("F %d %s %s" % (self.step.now(), hexlify(dest).decode(), hexlify(frame).decode()))
+        out = sys.stdout.write
+        out("\x01F %d %s " % (self.step.now(), hexlify(dest).decode()))
+        mv = memoryview(frame)
+        for i in range(0, len(frame), 32):   # hex in small pieces, as say() writes
+            out(hexlify(mv[i:i + 32]).decode())
+        out("\n")
         return True
 
     def recv(self):
@@ -192,14 +203,19 @@ class Lockstep:
         self.steps += 1
         say("W %d %d %d" % (self.now(), wake, 1 if self.done is not None and self.done() else 0))
         read = sys.stdin.readline
+        raw = sys.stdin.buffer.read
         while True:
             ln = read()
             if not ln:
                 raise Quit()
             c = ln[0]
-            if c == "L":
+            if c == "L":   # L t src n, then the frame's n bytes as they are
                 parts = ln.split()
-                self.pending.append([int(parts[1]), unhexlify(parts[2]), unhexlify(parts[3])])
+                n = int(parts[3])
+                frame = raw(n)
+                while len(frame) < n:
+                    frame += raw(n - len(frame))
+                self.pending.append([int(parts[1]), unhexlify(parts[2]), frame])
             elif c == "R":
                 self.until = int(ln[2:])
                 return
@@ -615,4 +631,6 @@ def main():
               "radio": radio.stats(), "digest": hexlify(t.digest_of()).decode() if t is not None else None,
               "version": t.version if t is not None else -1, "ballast": (len(ballast) if ballast else 0) + (len(room) if room else 0)}
     import json
-    say("E " + json.dumps(report))
+    sys.stdout.write("\x01E ")
+    json.dump(report, sys.stdout)   # streamed: no string of the whole report
+    sys.stdout.write("\n")
