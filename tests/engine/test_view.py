@@ -172,17 +172,17 @@ def check_view(g, v, seat, hand):
         p = g.public()
         assert (v.scores, v.crosses, v.opened, v.turn_total, v.roll, v.left) == \
             (p["scores"], p["crosses"], p["opened"], p["turn_total"], p["roll"], p["left"])
-        assert v.eliminated == [] and v.aside == [] and v.bids == []
+        assert list(v.eliminated) == [] and not any(v.aside) and v.bids == []
         assert (v.round, v.dice, v.hand, v.bid, v.bidder, v.special, v.caller, v.call, v.wild, v.total) == \
             (None, None, None, None, -1, None, None, None, None, None)
         assert v.hidden == 0
         return
     p = g.public()
     assert v.dice == p["dice"] and v.dice is not g.dice
-    assert v.eliminated == p["eliminated"] and v.round == p["round"]
+    assert list(v.eliminated) == p["eliminated"] and v.round == p["round"]
     assert v.hidden == g.hidden(seat)
     assert v.hand == (None if hand is None else list(hand))
-    assert v.aside == p["aside"]
+    assert [list(v.aside[s]) for s in range(g.n)] == p["aside"]
     assert v.bid == (tuple(p["bid"]) if p["bid"] else None)
     assert v.bidder == g.bidder and v.bids == g.history()
     assert v.special == p["special"]
@@ -191,7 +191,7 @@ def check_view(g, v, seat, hand):
     else:
         assert v.caller is None and v.call is None
     assert v.wild == g.wild() and v.total == sum(g.dice)
-    assert v.scores is None and v.turn_total is None and v.roll == [] and v.left is None
+    assert v.scores is None and v.turn_total is None and list(v.roll) == [] and v.left is None
 
 
 @pytest.mark.parametrize("rules", BLUFFING)
