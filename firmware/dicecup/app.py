@@ -1,8 +1,8 @@
 """The cup in play: hardware, buttons, motion, the table protocol, the engine and the
 screen, as a few asyncio tasks around one `Cup` (net/cup.py).
 
-    app = App(hw, cup, ui, transport, clock)   # clock() -> ms, never wrapping
-    asyncio.run(app.run())                     # appboot.boot() does this on a cup
+    app = App(hw, cup, ui, transport, clock, sleep, store, out, inp)   # clock() -> ms, never wrapping
+    asyncio.run(app.run(None))                 # appboot.boot() does this on a cup
 
 `firmware/main.py` calls `appboot.boot()`: safe mode first (hw/safemode.py: the safe
 button held at power-on runs the self-test, the game never starts and the REPL stays
@@ -90,6 +90,7 @@ WAKE_POLL_MS = const(200)    # idle: how often the accelerometer's wake latch is
 _RADIO_MS = const(10)        # the longest the radio waits while awake (as net/link.py)
 _LOBBY_MS = const(500)       # tables heard are looked at this often
 _RESTART_MS = const(200)     # a task that raised starts again after this
+_LOW_PCT = const(10)         # the battery is low below this (ui.status low_battery)
 
 
 class Lobby:
@@ -154,7 +155,7 @@ def default_sleep(ms):
 class App:
     """The cup in play; see the module docstring. `sleep(ms)`: the one awaitable sleep."""
 
-    def __init__(self, hw, cup, ui, transport, clock, sleep=None, store=None, out=None, inp=None):
+    def __init__(self, hw, cup, ui, transport, clock, sleep, store, out, inp):
         self.hw = hw
         self.cup = cup
         self.ui = ui
@@ -162,7 +163,6 @@ class App:
         self.clock = clock
         self.sleep = sleep or default_sleep
         self.store = store
-        self.out = out                 # serial write(str) for the event log; None: none
         self.inp = inp                 # serial read: () -> a line the host wrote, or None
         self.log = None                # the serial log (seriallog.py), when `out` is given
         self.running = False
@@ -174,21 +174,17 @@ class App:
         self.screen_due = None         # the screen task's asyncio.Event (nudge sets it)
         self.idle = False
         self.active_at = clock()       # the last activity (button, motion, table event)
-        self.peeking = False
         self.link = True
         self.quorum = True
-        self.battery_pct = None
-        self.low_battery = False
+        self.battery_pct = None        # the battery's charge (app_tasks.battery); None: not wired
         self.rolls = 0                 # shakes that rolled
         self.frames = 0                # screens pushed
         self.steps = 0                 # protocol steps (radio)
         self.idles = 0                 # times the cup went idle
-        self.roller = None             # the motion task's ShakeToRoll
         self._lobby_key = None
         self._in_ui = False
         self._master = None
         self._lobby_at = 0
-        self.board = hw.board if hw is not None else None
         if out is not None:
             from .seriallog import SerialLog
             self.log = SerialLog(out, cup)
@@ -235,20 +231,20 @@ class App:
         if self.screen_due is not None:
             self.screen_due.set()
 
-    def push(self, now=None):
+    def push(self, now):
         """After events: the view and, when it changed, the lobby. The lobby is also
         looked at every _LOBBY_MS (tables heard come and go without events)."""
         if not self.changed:
-            if now is None or now - self._lobby_at < _LOBBY_MS:
+            if now - self._lobby_at < _LOBBY_MS:
                 return
             self._lobby_at = now
-            self.push_lobby()
+            self.push_lobby(False)
             return
         self.changed = False
         self._ui("on_view", self.cup.view())
-        self.push_lobby()
+        self.push_lobby(False)
 
-    def push_lobby(self, force=False):
+    def push_lobby(self, force):
         lobby = Lobby(self.cup)
         key = lobby.key()
         if force or key != self._lobby_key:
@@ -256,8 +252,9 @@ class App:
             self._ui("on_lobby", lobby)
 
     def push_status(self):
-        self._ui("status", link=self.link, quorum=self.quorum, battery_pct=self.battery_pct,
-                 low_battery=self.low_battery)
+        pct = self.battery_pct
+        self._ui("status", link=self.link, quorum=self.quorum, battery_pct=pct,
+                 low_battery=pct is not None and pct < _LOW_PCT)
 
     # ----- errors -------------------------------------------------------------------------
     def internal(self, where, e):
@@ -335,7 +332,6 @@ class App:
                 return "not-seated"
             cup.act(req[1], req[2] if len(req) > 2 else None)
         elif what == "peek":
-            self.peeking = bool(req[1])
             cup.touch()
         elif what == "create":
             if playing:
@@ -443,28 +439,36 @@ class App:
         return 1 if wait < 1 else wait
 
     # ----- running ------------------------------------------------------------------------
-    async def _keep(self, name, fn):
-        """Run task `fn(app)`; when it raises, log it and start it again."""
-        while self.running:
-            try:
-                await fn(self)
-                return
-            except Exception as e:  # noqa: BLE001 - CancelledError is a BaseException
-                self.restarts[name] = self.restarts.get(name, 0) + 1
-                self.internal("task " + name, e)
-                await self.sleep(_RESTART_MS)
-
-    def start(self, tasks=None):
-        """Create the tasks (app_tasks.NAMES unless given: the coroutine functions of
-        app_tasks by name); returns them."""
+    def spawn(self, name):
+        """Task `name` of app_tasks.NAMES, into `tasks` (stop() cancels them)."""
         import asyncio
         from . import app_tasks
+        self.tasks.append(asyncio.create_task(getattr(app_tasks, name)(self)))
+
+    def done(self):
+        """The calling task ends here: `tasks` no longer holds it (nor its frame)."""
+        import asyncio
+        self.tasks.remove(asyncio.current_task())
+
+    async def restart(self, name, e):
+        """Task `name` raised `e` (app_tasks catches it): an `internal` event, and after
+        _RESTART_MS a new task in its place; the one calling this ends."""
+        self.restarts[name] = self.restarts.get(name, 0) + 1
+        self.internal("task " + name, e)
+        await self.sleep(_RESTART_MS)
+        self.done()
+        if self.running:
+            self.spawn(name)
+
+    def start(self):
+        """Create the tasks (app_tasks.NAMES); returns them."""
+        from .app_tasks import NAMES
         self.running = True
         self.push_status()
-        self.push_lobby(force=True)
+        self.push_lobby(True)
         self.changed = True
-        for name in (tasks or app_tasks.NAMES):
-            self.tasks.append(asyncio.create_task(self._keep(name, getattr(app_tasks, name))))
+        for name in NAMES:
+            self.spawn(name)
         return self.tasks
 
     def stop(self):
@@ -473,8 +477,8 @@ class App:
             t.cancel()
         self.tasks = []
 
-    async def run(self, ms=None):
-        """Start the tasks and run until stop() (or `ms` of the app's clock)."""
+    async def run(self, ms):
+        """Start the tasks and run until stop() (or `ms` of the app's clock; None: for ever)."""
         self.start()
         t0 = self.clock()
         while self.running and (ms is None or self.clock() - t0 < ms):

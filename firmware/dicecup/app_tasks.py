@@ -1,6 +1,7 @@
 """The app's asyncio tasks, one concern each: `getattr(app_tasks, name)(app)`, for a name
-of NAMES, is a coroutine that runs while `app.running`. `App._keep` restarts one that
-raises (an `internal` event).
+of NAMES, is a coroutine that runs while `app.running`. One that raises calls
+`App.restart` (an `internal` event; a new task in its place), one with nothing to do
+(no such hardware) leaves `app.tasks` at once (`App.done`): no wrapper coroutine per task.
 Every wait goes through `app.sleep(ms)` or the transport's `wait(ms)`, and every time
 through `app.clock()`, so the host runs them on a simulated clock.
 """
@@ -10,7 +11,6 @@ from .app import WAKE_POLL_MS
 
 _FRAME_MS = const(50)       # the screen looks this often without input (its timeouts)
 _BATTERY_MS = const(30000)  # battery sampling
-_LOW_PCT = const(10)        # low battery below this
 _ACTIVE_MG = const(80)      # a sample this far from the previous one is the cup moving
 
 _BUSY_MS = const(5)    # buttons: poll this often while one is down or bouncing
@@ -23,20 +23,23 @@ _SERIAL_MS = const(250)    # serial: the host's requests looked at this often
 async def radio(app):
     """Frames in, the protocol's step, frames out -- as soon as a frame lands or the
     cup's next deadline comes; idle, at most every IDLE_POLL_MS (none without a table)."""
-    t = app.t
-    cup = app.cup
-    while app.running:
-        now = app.clock()
-        if app.idle_due(now):
-            app.go_idle()
-        wait = app.radio_wait(now)
-        if app.idle:
-            await app.sleep(wait)      # frames wait in the radio's ring meanwhile
-            if cup.table is None and cup.joining is None:
-                continue               # nothing at stake: the radio is not looked at
-        else:
-            await t.wait(wait)
-        app.pump()
+    try:
+        t = app.t
+        cup = app.cup
+        while app.running:
+            now = app.clock()
+            if app.idle_due(now):
+                app.go_idle()
+            wait = app.radio_wait(now)
+            if app.idle:
+                await app.sleep(wait)      # frames wait in the radio's ring meanwhile
+                if cup.table is None and cup.joining is None:
+                    continue               # nothing at stake: the radio is not looked at
+            else:
+                await t.wait(wait)
+            app.pump()
+    except Exception as e:  # noqa: BLE001 - CancelledError is a BaseException
+        await app.restart("radio", e)
 
 
 async def buttons(app):
@@ -44,63 +47,69 @@ async def buttons(app):
     waits on the pins' ThreadSafeFlag where asyncio has one."""
     b = app.hw.buttons if app.hw is not None else None
     if b is None:
-        return
-    flag = b.edge_flag() if hasattr(b, "edge_flag") else None
-    while app.running:
-        b.poll()
-        ev = b.get()
-        while ev is not None:
-            app.on_buttons(ev[0], ev[1])
+        return app.done()
+    try:
+        flag = b.edge_flag() if hasattr(b, "edge_flag") else None
+        while app.running:
+            b.poll()
             ev = b.get()
-        if b.busy():
-            await app.sleep(_BUSY_MS)
-        elif flag is not None:
-            await flag.wait()
-        else:
-            await app.sleep(_IDLE_BTN_MS)
+            while ev is not None:
+                app.on_buttons(ev[0], ev[1])
+                ev = b.get()
+            if b.busy():
+                await app.sleep(_BUSY_MS)
+            elif flag is not None:
+                await flag.wait()
+            else:
+                await app.sleep(_IDLE_BTN_MS)
+    except Exception as e:  # noqa: BLE001
+        await app.restart("buttons", e)
 
 
 async def motion(app):
     """The accelerometer at the board's rate into the shake detector; a roll the cup
     waits for becomes cup.shake. Idle: the chip's own activity latch, read every
     WAKE_POLL_MS, wakes the cup."""
-    from .hw.motion import ShakeDetector
-    from .shaking import ShakeToRoll
     hw = app.hw
     acc = hw.accel if hw is not None else None
     if acc is None:
-        return
-    rate = hw.board.rate_hz
-    period = 1000 // rate
-    roller = app.roller = ShakeToRoll(app.cup, ShakeDetector(rate_hz=rate))
-    px = py = pz = None
-    nxt = app.clock()
-    while app.running:
-        if app.idle:
-            await _watch(app, acc, roller.detector)
-            px = None
-            nxt = app.clock()
-            continue
-        x, y, z = acc.read()
-        x = round(x * 1000)
-        y = round(y * 1000)
-        z = round(z * 1000)
-        if px is not None and (abs(x - px) > _ACTIVE_MG or abs(y - py) > _ACTIVE_MG
-                               or abs(z - pz) > _ACTIVE_MG):
-            app.activity()
-        px = x
-        py = y
-        pz = z
-        if roller.feed_mg(x, y, z):
-            app.rolls += 1
-            app.changed = True
-            app.flush()
-        nxt += period
-        wait = nxt - app.clock()
-        if wait < 0:       # late: the chip keeps only its latest sample, no catching up
-            nxt -= wait
-            wait = 0
-        await app.sleep(wait)
+        return app.done()
+    try:
+        from .hw.motion import ShakeDetector
+        from .shaking import ShakeToRoll
+        rate = hw.board.rate_hz
+        period = 1000 // rate
+        roller = ShakeToRoll(app.cup, ShakeDetector(rate_hz=rate))
+        px = py = pz = None
+        nxt = app.clock()
+        while app.running:
+            if app.idle:
+                await _watch(app, acc, roller.detector)
+                px = None
+                nxt = app.clock()
+                continue
+            x, y, z = acc.read()
+            x = round(x * 1000)
+            y = round(y * 1000)
+            z = round(z * 1000)
+            if px is not None and (abs(x - px) > _ACTIVE_MG or abs(y - py) > _ACTIVE_MG
+                                   or abs(z - pz) > _ACTIVE_MG):
+                app.activity()
+            px = x
+            py = y
+            pz = z
+            if roller.feed_mg(x, y, z):
+                app.rolls += 1
+                app.changed = True
+                app.flush()
+            nxt += period
+            wait = nxt - app.clock()
+            if wait < 0:       # late: the chip keeps only its latest sample, no catching up
+                nxt -= wait
+                wait = 0
+            await app.sleep(wait)
+    except Exception as e:  # noqa: BLE001
+        await app.restart("motion", e)
 
 
 async def _watch(app, acc, detector):
@@ -131,7 +140,7 @@ async def screen(app):
     collision left stale heals."""
     d = app.hw.display if app.hw is not None else None
     if d is None:
-        return
+        return app.done()
     import asyncio
     due = asyncio.Event()
     ticker = asyncio.create_task(_frames(app, due))
@@ -158,7 +167,9 @@ async def screen(app):
                     healed = now
                     d.heal()
             await due.wait()
-    finally:
+    except Exception as e:  # noqa: BLE001
+        await app.restart("screen", e)
+    finally:                 # (after the restart's wait: the new task has not run yet)
         app.screen_due = None
         ticker.cancel()
 
@@ -172,33 +183,37 @@ async def _frames(app, due):
 
 async def battery(app):
     """The battery's charge every _BATTERY_MS; the UI hears of changes."""
-    b = app.board
+    b = app.hw.board if app.hw is not None else None
     if b is None or b.battery_pin is None:
-        return
-    from .hw.power import battery_percent, battery_volts
-    while app.running:
-        v = battery_volts(b)
-        if v is not None:
-            pct = battery_percent(b, v)
-            low = pct < _LOW_PCT
-            if pct != app.battery_pct or low != app.low_battery:
-                app.battery_pct = pct
-                app.low_battery = low
-                app.push_status()
-        await app.sleep(_BATTERY_MS)
+        return app.done()
+    try:
+        from .hw.power import battery_percent, battery_volts
+        while app.running:
+            v = battery_volts(b)
+            if v is not None:
+                pct = battery_percent(b, v)
+                if pct != app.battery_pct:
+                    app.battery_pct = pct
+                    app.push_status()
+            await app.sleep(_BATTERY_MS)
+    except Exception as e:  # noqa: BLE001
+        await app.restart("battery", e)
 
 
 async def serial(app):
     """Lines the host writes to the cup's serial port (`dicecup log` asking for what it
     missed, seriallog.py), looked at every _SERIAL_MS."""
     if app.inp is None or app.log is None:
-        return
-    while app.running:
-        line = app.inp()
-        while line is not None:
-            app.log.heard(line)
+        return app.done()
+    try:
+        while app.running:
             line = app.inp()
-        await app.sleep(_SERIAL_MS)
+            while line is not None:
+                app.log.heard(line)
+                line = app.inp()
+            await app.sleep(_SERIAL_MS)
+    except Exception as e:  # noqa: BLE001
+        await app.restart("serial", e)
 
 
 NAMES = ("radio", "buttons", "motion", "screen", "battery", "serial")
