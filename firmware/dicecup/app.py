@@ -445,29 +445,25 @@ class App:
         from . import app_tasks
         self.tasks.append(asyncio.create_task(getattr(app_tasks, name)(self)))
 
-    def done(self):
-        """The calling task ends here: `tasks` no longer holds it (nor its frame)."""
-        import asyncio
-        self.tasks.remove(asyncio.current_task())
-
     async def restart(self, name, e):
         """Task `name` raised `e` (app_tasks catches it): an `internal` event, and after
         _RESTART_MS a new task in its place; the one calling this ends."""
         self.restarts[name] = self.restarts.get(name, 0) + 1
         self.internal("task " + name, e)
         await self.sleep(_RESTART_MS)
-        self.done()
+        import asyncio
+        self.tasks.remove(asyncio.current_task())   # (this one ends: `tasks` lets it go)
         if self.running:
             self.spawn(name)
 
     def start(self):
-        """Create the tasks (app_tasks.NAMES); returns them."""
-        from .app_tasks import NAMES
+        """Create the tasks (those of app_tasks.NAMES this cup has work for); returns them."""
+        from .app_tasks import names
         self.running = True
         self.push_status()
         self.push_lobby(True)
         self.changed = True
-        for name in NAMES:
+        for name in names(self):
             self.spawn(name)
         return self.tasks
 

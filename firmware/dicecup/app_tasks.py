@@ -1,7 +1,7 @@
 """The app's asyncio tasks, one concern each: `getattr(app_tasks, name)(app)`, for a name
 of NAMES, is a coroutine that runs while `app.running`. One that raises calls
-`App.restart` (an `internal` event; a new task in its place), one with nothing to do
-(no such hardware) leaves `app.tasks` at once (`App.done`): no wrapper coroutine per task.
+`App.restart` (an `internal` event; a new task in its place): no wrapper coroutine per task. Only the
+tasks the cup has work for run (`names`).
 Every wait goes through `app.sleep(ms)` or the transport's `wait(ms)`, and every time
 through `app.clock()`, so the host runs them on a simulated clock.
 """
@@ -45,9 +45,7 @@ async def radio(app):
 async def buttons(app):
     """hw/buttons.py events -> the UI's requests. Idle buttons cost nothing: the task
     waits on the pins' ThreadSafeFlag where asyncio has one."""
-    b = app.hw.buttons if app.hw is not None else None
-    if b is None:
-        return app.done()
+    b = app.hw.buttons
     try:
         flag = b.edge_flag() if hasattr(b, "edge_flag") else None
         while app.running:
@@ -71,9 +69,7 @@ async def motion(app):
     waits for becomes cup.shake. Idle: the chip's own activity latch, read every
     WAKE_POLL_MS, wakes the cup."""
     hw = app.hw
-    acc = hw.accel if hw is not None else None
-    if acc is None:
-        return app.done()
+    acc = hw.accel
     try:
         from .hw.motion import ShakeDetector
         from .shaking import ShakeToRoll
@@ -138,9 +134,7 @@ async def screen(app):
     presses twice within 20 ms (the buttons' debounce is as long). In quiet times one
     page is re-sent every _HEAL_MS (the whole screen in 8 s), so a page a hash
     collision left stale heals."""
-    d = app.hw.display if app.hw is not None else None
-    if d is None:
-        return app.done()
+    d = app.hw.display
     import asyncio
     due = asyncio.Event()
     ticker = asyncio.create_task(_frames(app, due))
@@ -183,9 +177,7 @@ async def _frames(app, due):
 
 async def battery(app):
     """The battery's charge every _BATTERY_MS; the UI hears of changes."""
-    b = app.hw.board if app.hw is not None else None
-    if b is None or b.battery_pin is None:
-        return app.done()
+    b = app.hw.board
     try:
         from .hw.power import battery_percent, battery_volts
         while app.running:
@@ -203,8 +195,6 @@ async def battery(app):
 async def serial(app):
     """Lines the host writes to the cup's serial port (`dicecup log` asking for what it
     missed, seriallog.py), looked at every _SERIAL_MS."""
-    if app.inp is None or app.log is None:
-        return app.done()
     try:
         while app.running:
             line = app.inp()
@@ -217,3 +207,14 @@ async def serial(app):
 
 
 NAMES = ("radio", "buttons", "motion", "screen", "battery", "serial")
+
+
+def names(app):
+    """The tasks of NAMES this cup has work for: the radio always, the others with their
+    part (no task waits for hardware the board lacks, nor for a serial line)."""
+    hw = app.hw
+    b = hw.board if hw is not None else None
+    has = (True, hw is not None and hw.buttons is not None, hw is not None and hw.accel is not None,
+           hw is not None and hw.display is not None, b is not None and b.battery_pin is not None,
+           app.inp is not None and app.log is not None)
+    return [NAMES[i] for i in range(6) if has[i]]
