@@ -2,7 +2,9 @@
 screen, as a few asyncio tasks around one `Cup` (net/cup.py).
 
     app = App(hw, cup, ui, transport, clock, sleep, store, out, inp)   # clock() -> ms, never wrapping
-    asyncio.run(app.run(None))                 # appboot.boot() does this on a cup
+    app.start()          # the tasks, in a running asyncio loop (appboot.boot on a cup)
+    ...
+    app.stop()
 
 `firmware/main.py` calls `appboot.boot()`: safe mode first (hw/safemode.py: the safe
 button held at power-on runs the self-test, the game never starts and the REPL stays
@@ -80,7 +82,7 @@ wakes it. A game in play never idles: the table needs every cup's acks.
 """
 from micropython import const
 
-from .engine import RULES, IllegalAction, new_game
+from .engine import RULES
 from .events import LOCAL
 from .net import table
 
@@ -142,14 +144,10 @@ def options_bits(rules, options):
         return 0
     if isinstance(options, int):
         return options
+    from .engine import new_game
     hints = table.HINTS if options.get("hints") else 0    # the table's, not the engine's
     options = dict([(k, v) for k, v in options.items() if k != "hints"])
     return new_game(rules, 1 if rules == "dixmille" else 2, options, opener=0).opts | hints
-
-
-def default_sleep(ms):
-    from .hw.clock import asleep_ms
-    return asleep_ms(ms)
 
 
 class App:
@@ -161,7 +159,9 @@ class App:
         self.ui = ui
         self.t = transport
         self.clock = clock
-        self.sleep = sleep or default_sleep
+        if sleep is None:
+            from .hw.clock import asleep_ms as sleep
+        self.sleep = sleep
         self.store = store
         self.inp = inp                 # serial read: () -> a line the host wrote, or None
         self.log = None                # the serial log (seriallog.py), when `out` is given
@@ -181,7 +181,7 @@ class App:
         self.frames = 0                # screens pushed
         self.steps = 0                 # protocol steps (radio)
         self.idles = 0                 # times the cup went idle
-        self._lobby_key = None
+        self._lobby = None             # the Lobby the UI was last handed
         self._in_ui = False
         self._master = None
         self._lobby_at = 0
@@ -246,9 +246,8 @@ class App:
 
     def push_lobby(self, force):
         lobby = Lobby(self.cup)
-        key = lobby.key()
-        if force or key != self._lobby_key:
-            self._lobby_key = key
+        if force or self._lobby is None or lobby.key() != self._lobby.key():
+            self._lobby = lobby      # (the UI keeps it too: one object, not a key beside it)
             self._ui("on_lobby", lobby)
 
     def push_status(self):
@@ -290,10 +289,6 @@ class App:
         except Exception as e:  # noqa: BLE001
             self.internal("push", e)
 
-    def flush(self):
-        """Frames a request queued go on air now (a step at once)."""
-        self.due = self.clock()
-
     # ----- requests from the UI -----------------------------------------------------------
     def on_buttons(self, kind, mask):
         if self.idle:
@@ -307,6 +302,7 @@ class App:
 
     def request(self, req):
         """Carry out one request (see the module docstring); never raises."""
+        from .engine import IllegalAction
         what = req[0] if req else "?"
         self.cup.now = self.clock()
         try:
@@ -321,7 +317,7 @@ class App:
         if why:
             self.cup.emit_local("rejected", (-1, "%s:%s" % (what, why)))
         self.changed = True
-        self.flush()
+        self.due = self.clock()       # what it queued goes on air now (a step at once)
 
     def _request(self, what, req):
         cup = self.cup
@@ -424,7 +420,7 @@ class App:
                 self.internal("display on", e)
         self.redraw = True
         self.nudge()
-        self.flush()
+        self.due = self.clock()       # a step at once
 
     def radio_wait(self, now):
         """How long the radio task may wait now (ms)."""
@@ -439,12 +435,6 @@ class App:
         return 1 if wait < 1 else wait
 
     # ----- running ------------------------------------------------------------------------
-    def spawn(self, name):
-        """Task `name` of app_tasks.NAMES, into `tasks` (stop() cancels them)."""
-        import asyncio
-        from . import app_tasks
-        self.tasks.append(asyncio.create_task(getattr(app_tasks, name)(self)))
-
     async def restart(self, name, e):
         """Task `name` raised `e` (app_tasks catches it): an `internal` event, and after
         _RESTART_MS a new task in its place; the one calling this ends."""
@@ -452,19 +442,22 @@ class App:
         self.internal("task " + name, e)
         await self.sleep(_RESTART_MS)
         import asyncio
+        from . import app_tasks
         self.tasks.remove(asyncio.current_task())   # (this one ends: `tasks` lets it go)
         if self.running:
-            self.spawn(name)
+            self.tasks.append(asyncio.create_task(getattr(app_tasks, name)(self)))
 
     def start(self):
-        """Create the tasks (those of app_tasks.NAMES this cup has work for); returns them."""
-        from .app_tasks import names
+        """Create the tasks (those of app_tasks.NAMES this cup has work for: stop() cancels
+        them); returns them."""
+        import asyncio
+        from . import app_tasks
         self.running = True
         self.push_status()
         self.push_lobby(True)
         self.changed = True
-        for name in names(self):
-            self.spawn(name)
+        for name in app_tasks.names(self):
+            self.tasks.append(asyncio.create_task(getattr(app_tasks, name)(self)))
         return self.tasks
 
     def stop(self):
@@ -472,11 +465,3 @@ class App:
         for t in self.tasks:
             t.cancel()
         self.tasks = []
-
-    async def run(self, ms):
-        """Start the tasks and run until stop() (or `ms` of the app's clock; None: for ever)."""
-        self.start()
-        t0 = self.clock()
-        while self.running and (ms is None or self.clock() - t0 < ms):
-            await self.sleep(100 if ms is None else min(100, ms))
-        self.stop()

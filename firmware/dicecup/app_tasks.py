@@ -97,7 +97,7 @@ async def motion(app):
             if roller.feed_mg(x, y, z):
                 app.rolls += 1
                 app.changed = True
-                app.flush()
+                app.due = app.clock()   # the roll goes on air now (a step at once)
             nxt += period
             wait = nxt - app.clock()
             if wait < 0:       # late: the chip keeps only its latest sample, no catching up

@@ -1,6 +1,6 @@
 """Power-on: safe mode first, then the app. `firmware/main.py` calls `boot()`.
 
-    boot()    # hw/safemode.py; the radio; the Cup over flash; App(...).run()
+    boot()    # hw/safemode.py; the radio; the Cup over flash; App(...).start()
 
 Safe mode wins: with the safe button held at power-on (or no usable board file)
 `safemode.main` runs the self-test (or prints what to fix) and returns None, and
@@ -71,7 +71,11 @@ def boot():
     async def main():
         if game is not None:
             asyncio.create_task(demo.play(app, game[0], game[1], print))
-        await app.run(RUN_MS)
+        app.start()          # the app's tasks, until stop() (or RUN_MS of the app's clock)
+        t0 = app.clock()
+        while app.running and (RUN_MS is None or app.clock() - t0 < RUN_MS):
+            await app.sleep(100 if RUN_MS is None else min(100, RUN_MS))
+        app.stop()
     try:
         asyncio.run(main())
     except KeyboardInterrupt:
