@@ -448,7 +448,7 @@ class App:
             self.tasks.append(asyncio.create_task(getattr(app_tasks, name)(self)))
 
     def start(self):
-        """Create the tasks (those of app_tasks.NAMES this cup has work for: stop() cancels
+        """Create the tasks (those app_tasks.names says this cup has work for: stop() cancels
         them); returns them."""
         import asyncio
         from . import app_tasks

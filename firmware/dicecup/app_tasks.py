@@ -1,13 +1,11 @@
 """The app's asyncio tasks, one concern each: `getattr(app_tasks, name)(app)`, for a name
-of NAMES, is a coroutine that runs while `app.running`. One that raises calls
-`App.restart` (an `internal` event; a new task in its place): no wrapper coroutine per task. Only the
-tasks the cup has work for run (`names`).
+`names(app)` gives (those the cup has work for), is a coroutine that runs while
+`app.running`. One that raises calls `App.restart` (an `internal` event; a new task in
+its place): no wrapper coroutine per task.
 Every wait goes through `app.sleep(ms)` or the transport's `wait(ms)`, and every time
 through `app.clock()`, so the host runs them on a simulated clock.
 """
 from micropython import const
-
-from .app import WAKE_POLL_MS
 
 _FRAME_MS = const(50)       # the screen looks this often without input (its timeouts)
 _BATTERY_MS = const(30000)  # battery sampling
@@ -22,10 +20,13 @@ _SERIAL_MS = const(250)    # serial: the host's requests looked at this often
 
 async def radio(app):
     """Frames in, the protocol's step, frames out -- as soon as a frame lands or the
-    cup's next deadline comes; idle, at most every IDLE_POLL_MS (none without a table)."""
+    cup's next deadline comes; idle, at most every IDLE_POLL_MS (none without a table).
+    Awake it runs at least every few ms, so it is also the screen's clock: a nudge every
+    _FRAME_MS (the screen has nothing to do while idle)."""
     try:
         t = app.t
         cup = app.cup
+        ticked = app.clock()
         while app.running:
             now = app.clock()
             if app.idle_due(now):
@@ -37,6 +38,9 @@ async def radio(app):
                     continue               # nothing at stake: the radio is not looked at
             else:
                 await t.wait(wait)
+                if now - ticked >= _FRAME_MS:
+                    ticked = now
+                    app.nudge()
             app.pump()
     except Exception as e:  # noqa: BLE001 - CancelledError is a BaseException
         await app.restart("radio", e)
@@ -109,6 +113,7 @@ async def motion(app):
 
 
 async def _watch(app, acc, detector):
+    from .app import WAKE_POLL_MS
     acc.arm_wake()
     try:
         while app.idle and app.running:
@@ -123,8 +128,8 @@ async def _watch(app, acc, detector):
 async def screen(app):
     """Draw when the UI says something changed, as soon as the app hands the UI input
     (a button, an event, a view: App.nudge sets `app.screen_due`) and at least every
-    _FRAME_MS for the UI's own timeouts; each frame pushes only the changed pages
-    (hw/display.py push). Nothing while idle (display off).
+    _FRAME_MS for the UI's own timeouts (the radio task's nudge); each frame pushes only
+    the changed pages (hw/display.py push). Nothing while idle (display off).
 
     A press after a quiet moment shows at once. Pushes are at least PUSH_GAP_MS apart,
     so a burst of changes (a peer's events a few ms apart; a commit's event, view and
@@ -137,7 +142,6 @@ async def screen(app):
     d = app.hw.display
     import asyncio
     due = asyncio.Event()
-    ticker = asyncio.create_task(_frames(app, due))
     app.screen_due = due
     buf = d.buffer()
     last = app.clock() - PUSH_GAP_MS
@@ -165,14 +169,6 @@ async def screen(app):
         await app.restart("screen", e)
     finally:                 # (after the restart's wait: the new task has not run yet)
         app.screen_due = None
-        ticker.cancel()
-
-
-async def _frames(app, due):
-    # the screen task's clock: it looks every _FRAME_MS even with no input
-    while app.running:
-        await app.sleep(_FRAME_MS)
-        due.set()
 
 
 async def battery(app):
@@ -206,15 +202,13 @@ async def serial(app):
         await app.restart("serial", e)
 
 
-NAMES = ("radio", "buttons", "motion", "screen", "battery", "serial")
-
-
 def names(app):
-    """The tasks of NAMES this cup has work for: the radio always, the others with their
-    part (no task waits for hardware the board lacks, nor for a serial line)."""
+    """The tasks this cup has work for: the radio always, the others with their part (no
+    task waits for hardware the board lacks, nor for a serial line)."""
     hw = app.hw
     b = hw.board if hw is not None else None
     has = (True, hw is not None and hw.buttons is not None, hw is not None and hw.accel is not None,
            hw is not None and hw.display is not None, b is not None and b.battery_pin is not None,
            app.inp is not None and app.log is not None)
-    return [NAMES[i] for i in range(6) if has[i]]
+    every = ("radio", "buttons", "motion", "screen", "battery", "serial")
+    return [every[i] for i in range(6) if has[i]]
