@@ -34,7 +34,6 @@ from .. import unload
 from . import table as tbl
 from . import wire
 from . import timing
-from .transport import BROADCAST
 
 _HEARD_MS = const(3000)  # a table not heard this long drops out of tables()
 _DONE_MS = const(60000)  # a confirmed session is kept this long, to welcome its joiner again
@@ -206,6 +205,7 @@ class Lobby:
         cup = self.cup
         if cup.me is not None and cup.keys.member():
             if now - self.last_hello >= timing.HELLO_MS:
+                from .transport import BROADCAST   # (not a global: the module's table a size smaller)
                 self.hello(self.master_hint or BROADCAST)
             return self.last_hello + timing.HELLO_MS
         if cup.joining is not None:
