@@ -12,15 +12,16 @@ free), then this app. Time comes only from `clock` and `sleep(ms)` (an awaitable
 default asyncio.sleep_ms), so the host runs the same app on a simulated clock.
 
 Tasks (app_tasks.py), each restarted when it raises (an `internal` event, so the serial
-log shows it); the radio step itself never raises (`App.pump`):
+log shows it); the radio's steps themselves never raise (`App.pump`, the battery):
     radio    waits on the transport until the cup's next due time or a frame, then
-             net/pump.py's step; slower when idle (below)
+             net/pump.py's step; slower when idle (below); also the battery every
+             app_tasks._BATTERY_MS -> ui.status, and the screen's nudge every _FRAME_MS
     buttons  hw/buttons.py events -> ui.on_buttons -> requests, executed here
     motion   the accelerometer at the board's rate -> ShakeToRoll -> cup.shake (a
              pick-up, a walk, a bump never rolls: hw/motion.py's contract)
     screen   ui.tick -> ui.draw(buf) -> one push of the changed pages per frame: at
              once when the UI is handed input (App.nudge), else every app_tasks._FRAME_MS
-    battery  every _BATTERY_MS (app_tasks) -> ui.status
+    serial   the host's lines on the serial port (seriallog.py), when there is one
 
 THE UI SEAM. The app talks to the screens through one object, `ui`, with these methods
 (appboot.make_app gives the real one, ui/ui.py's Ui; a test may pass its own):

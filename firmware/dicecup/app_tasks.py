@@ -8,7 +8,7 @@ through `app.clock()`, so the host runs them on a simulated clock.
 from micropython import const
 
 _FRAME_MS = const(50)       # the screen looks this often without input (its timeouts)
-_BATTERY_MS = const(30000)  # battery sampling
+_BATTERY_MS = const(30000)  # battery sampling (the radio task)
 _ACTIVE_MG = const(80)      # a sample this far from the previous one is the cup moving
 
 _BUSY_MS = const(5)    # buttons: poll this often while one is down or bouncing
@@ -21,14 +21,23 @@ _SERIAL_MS = const(250)    # serial: the host's requests looked at this often
 async def radio(app):
     """Frames in, the protocol's step, frames out -- as soon as a frame lands or the
     cup's next deadline comes; idle, at most every IDLE_POLL_MS (none without a table).
-    Awake it runs at least every few ms, so it is also the screen's clock: a nudge every
-    _FRAME_MS (the screen has nothing to do while idle)."""
+    Awake it runs at least every few ms, idle every WAKE_POLL_MS or IDLE_POLL_MS, so it is
+    also the app's slow clock: a nudge to the screen every _FRAME_MS (the screen has
+    nothing to do while idle) and the battery every _BATTERY_MS (a step, as `App.pump`:
+    one task less)."""
     try:
         t = app.t
         cup = app.cup
+        b = app.hw.board if app.hw is not None else None
+        if b is not None and b.battery_pin is None:
+            b = None
         ticked = app.clock()
+        sampled = ticked - _BATTERY_MS
         while app.running:
             now = app.clock()
+            if b is not None and now - sampled >= _BATTERY_MS:
+                sampled = now
+                battery(app, b)
             if app.idle_due(now):
                 app.go_idle()
             wait = app.radio_wait(now)
@@ -44,6 +53,21 @@ async def radio(app):
             app.pump()
     except Exception as e:  # noqa: BLE001 - CancelledError is a BaseException
         await app.restart("radio", e)
+
+
+def battery(app, b):
+    """The battery's charge (the radio task, every _BATTERY_MS); the UI hears of changes.
+    Never raises: a reading that fails is an `internal` event ("battery")."""
+    try:
+        from .hw.power import battery_percent, battery_volts
+        v = battery_volts(b)
+        if v is not None:
+            pct = battery_percent(b, v)
+            if pct != app.battery_pct:
+                app.battery_pct = pct
+                app.push_status()
+    except Exception as e:  # noqa: BLE001 - the radio loop never dies
+        app.internal("battery", e)
 
 
 async def buttons(app):
@@ -171,23 +195,6 @@ async def screen(app):
         app.screen_due = None
 
 
-async def battery(app):
-    """The battery's charge every _BATTERY_MS; the UI hears of changes."""
-    b = app.hw.board
-    try:
-        from .hw.power import battery_percent, battery_volts
-        while app.running:
-            v = battery_volts(b)
-            if v is not None:
-                pct = battery_percent(b, v)
-                if pct != app.battery_pct:
-                    app.battery_pct = pct
-                    app.push_status()
-            await app.sleep(_BATTERY_MS)
-    except Exception as e:  # noqa: BLE001
-        await app.restart("battery", e)
-
-
 async def serial(app):
     """Lines the host writes to the cup's serial port (`dicecup log` asking for what it
     missed, seriallog.py), looked at every _SERIAL_MS."""
@@ -206,9 +213,7 @@ def names(app):
     """The tasks this cup has work for: the radio always, the others with their part (no
     task waits for hardware the board lacks, nor for a serial line)."""
     hw = app.hw
-    b = hw.board if hw is not None else None
     has = (True, hw is not None and hw.buttons is not None, hw is not None and hw.accel is not None,
-           hw is not None and hw.display is not None, b is not None and b.battery_pin is not None,
-           app.inp is not None and app.log is not None)
-    every = ("radio", "buttons", "motion", "screen", "battery", "serial")
-    return [every[i] for i in range(6) if has[i]]
+           hw is not None and hw.display is not None, app.inp is not None and app.log is not None)
+    every = ("radio", "buttons", "motion", "screen", "serial")
+    return [every[i] for i in range(5) if has[i]]
