@@ -189,10 +189,8 @@ async def screen(app):
                     healed = now
                     d.heal()
             await due.wait()
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:  # noqa: BLE001 - (a new task sets its own screen_due)
         await app.restart("screen", e)
-    finally:                 # (after the restart's wait: the new task has not run yet)
-        app.screen_due = None
 
 
 async def serial(app):
