@@ -1,8 +1,10 @@
 """The cup in play: hardware, buttons, motion, the table protocol, the engine and the
 screen, as a few asyncio tasks around one `Cup` (net/cup.py).
 
-    app = App(hw, cup, ui, transport, clock)   # clock() -> ms, never wrapping
-    asyncio.run(app.run())                     # appboot.boot() does this on a cup
+    app = App(hw, cup, ui, transport, clock, sleep, store, out, inp)   # clock() -> ms, never wrapping
+    app.start()          # the tasks, in a running asyncio loop (appboot.boot on a cup)
+    ...
+    app.stop()
 
 `firmware/main.py` calls `appboot.boot()`: safe mode first (hw/safemode.py: the safe
 button held at power-on runs the self-test, the game never starts and the REPL stays
@@ -10,15 +12,16 @@ free), then this app. Time comes only from `clock` and `sleep(ms)` (an awaitable
 default asyncio.sleep_ms), so the host runs the same app on a simulated clock.
 
 Tasks (app_tasks.py), each restarted when it raises (an `internal` event, so the serial
-log shows it); the radio step itself never raises (`App.pump`):
+log shows it); the radio's steps themselves never raise (`App.pump`, the battery):
     radio    waits on the transport until the cup's next due time or a frame, then
-             net/pump.py's step; slower when idle (below)
+             net/pump.py's step; slower when idle (below); also the battery every
+             app_tasks._BATTERY_MS -> ui.status, and the screen's nudge every _FRAME_MS
     buttons  hw/buttons.py events -> ui.on_buttons -> requests, executed here
     motion   the accelerometer at the board's rate -> ShakeToRoll -> cup.shake (a
              pick-up, a walk, a bump never rolls: hw/motion.py's contract)
     screen   ui.tick -> ui.draw(buf) -> one push of the changed pages per frame: at
              once when the UI is handed input (App.nudge), else every app_tasks._FRAME_MS
-    battery  every _BATTERY_MS (app_tasks) -> ui.status
+    serial   the host's lines on the serial port (seriallog.py), when there is one
 
 THE UI SEAM. The app talks to the screens through one object, `ui`, with these methods
 (appboot.make_app gives the real one, ui/ui.py's Ui; a test may pass its own):
@@ -80,7 +83,7 @@ wakes it. A game in play never idles: the table needs every cup's acks.
 """
 from micropython import const
 
-from .engine import RULES, IllegalAction, new_game
+from .engine import RULES
 from .events import LOCAL
 from .net import table
 
@@ -90,6 +93,7 @@ WAKE_POLL_MS = const(200)    # idle: how often the accelerometer's wake latch is
 _RADIO_MS = const(10)        # the longest the radio waits while awake (as net/link.py)
 _LOBBY_MS = const(500)       # tables heard are looked at this often
 _RESTART_MS = const(200)     # a task that raised starts again after this
+_LOW_PCT = const(10)         # the battery is low below this (ui.status low_battery)
 
 
 class Lobby:
@@ -141,28 +145,25 @@ def options_bits(rules, options):
         return 0
     if isinstance(options, int):
         return options
+    from .engine import new_game
     hints = table.HINTS if options.get("hints") else 0    # the table's, not the engine's
     options = dict([(k, v) for k, v in options.items() if k != "hints"])
     return new_game(rules, 1 if rules == "dixmille" else 2, options, opener=0).opts | hints
 
 
-def default_sleep(ms):
-    from .hw.clock import asleep_ms
-    return asleep_ms(ms)
-
-
 class App:
     """The cup in play; see the module docstring. `sleep(ms)`: the one awaitable sleep."""
 
-    def __init__(self, hw, cup, ui, transport, clock, sleep=None, store=None, out=None, inp=None):
+    def __init__(self, hw, cup, ui, transport, clock, sleep, store, out, inp):
         self.hw = hw
         self.cup = cup
         self.ui = ui
         self.t = transport
         self.clock = clock
-        self.sleep = sleep or default_sleep
+        if sleep is None:
+            from .hw.clock import asleep_ms as sleep
+        self.sleep = sleep
         self.store = store
-        self.out = out                 # serial write(str) for the event log; None: none
         self.inp = inp                 # serial read: () -> a line the host wrote, or None
         self.log = None                # the serial log (seriallog.py), when `out` is given
         self.running = False
@@ -174,21 +175,17 @@ class App:
         self.screen_due = None         # the screen task's asyncio.Event (nudge sets it)
         self.idle = False
         self.active_at = clock()       # the last activity (button, motion, table event)
-        self.peeking = False
         self.link = True
         self.quorum = True
-        self.battery_pct = None
-        self.low_battery = False
+        self.battery_pct = None        # the battery's charge (app_tasks.battery); None: not wired
         self.rolls = 0                 # shakes that rolled
         self.frames = 0                # screens pushed
         self.steps = 0                 # protocol steps (radio)
         self.idles = 0                 # times the cup went idle
-        self.roller = None             # the motion task's ShakeToRoll
-        self._lobby_key = None
+        self._lobby = None             # the Lobby the UI was last handed
         self._in_ui = False
         self._master = None
         self._lobby_at = 0
-        self.board = hw.board if hw is not None else None
         if out is not None:
             from .seriallog import SerialLog
             self.log = SerialLog(out, cup)
@@ -235,29 +232,29 @@ class App:
         if self.screen_due is not None:
             self.screen_due.set()
 
-    def push(self, now=None):
+    def push(self, now):
         """After events: the view and, when it changed, the lobby. The lobby is also
         looked at every _LOBBY_MS (tables heard come and go without events)."""
         if not self.changed:
-            if now is None or now - self._lobby_at < _LOBBY_MS:
+            if now - self._lobby_at < _LOBBY_MS:
                 return
             self._lobby_at = now
-            self.push_lobby()
+            self.push_lobby(False)
             return
         self.changed = False
         self._ui("on_view", self.cup.view())
-        self.push_lobby()
+        self.push_lobby(False)
 
-    def push_lobby(self, force=False):
+    def push_lobby(self, force):
         lobby = Lobby(self.cup)
-        key = lobby.key()
-        if force or key != self._lobby_key:
-            self._lobby_key = key
+        if force or self._lobby is None or lobby.key() != self._lobby.key():
+            self._lobby = lobby      # (the UI keeps it too: one object, not a key beside it)
             self._ui("on_lobby", lobby)
 
     def push_status(self):
-        self._ui("status", link=self.link, quorum=self.quorum, battery_pct=self.battery_pct,
-                 low_battery=self.low_battery)
+        pct = self.battery_pct
+        self._ui("status", link=self.link, quorum=self.quorum, battery_pct=pct,
+                 low_battery=pct is not None and pct < _LOW_PCT)
 
     # ----- errors -------------------------------------------------------------------------
     def internal(self, where, e):
@@ -293,10 +290,6 @@ class App:
         except Exception as e:  # noqa: BLE001
             self.internal("push", e)
 
-    def flush(self):
-        """Frames a request queued go on air now (a step at once)."""
-        self.due = self.clock()
-
     # ----- requests from the UI -----------------------------------------------------------
     def on_buttons(self, kind, mask):
         if self.idle:
@@ -310,6 +303,7 @@ class App:
 
     def request(self, req):
         """Carry out one request (see the module docstring); never raises."""
+        from .engine import IllegalAction
         what = req[0] if req else "?"
         self.cup.now = self.clock()
         try:
@@ -324,7 +318,7 @@ class App:
         if why:
             self.cup.emit_local("rejected", (-1, "%s:%s" % (what, why)))
         self.changed = True
-        self.flush()
+        self.due = self.clock()       # what it queued goes on air now (a step at once)
 
     def _request(self, what, req):
         cup = self.cup
@@ -335,7 +329,6 @@ class App:
                 return "not-seated"
             cup.act(req[1], req[2] if len(req) > 2 else None)
         elif what == "peek":
-            self.peeking = bool(req[1])
             cup.touch()
         elif what == "create":
             if playing:
@@ -428,7 +421,7 @@ class App:
                 self.internal("display on", e)
         self.redraw = True
         self.nudge()
-        self.flush()
+        self.due = self.clock()       # a step at once
 
     def radio_wait(self, now):
         """How long the radio task may wait now (ms)."""
@@ -443,28 +436,29 @@ class App:
         return 1 if wait < 1 else wait
 
     # ----- running ------------------------------------------------------------------------
-    async def _keep(self, name, fn):
-        """Run task `fn(app)`; when it raises, log it and start it again."""
-        while self.running:
-            try:
-                await fn(self)
-                return
-            except Exception as e:  # noqa: BLE001 - CancelledError is a BaseException
-                self.restarts[name] = self.restarts.get(name, 0) + 1
-                self.internal("task " + name, e)
-                await self.sleep(_RESTART_MS)
+    async def restart(self, name, e):
+        """Task `name` raised `e` (app_tasks catches it): an `internal` event, and after
+        _RESTART_MS a new task in its place; the one calling this ends."""
+        self.restarts[name] = self.restarts.get(name, 0) + 1
+        self.internal("task " + name, e)
+        await self.sleep(_RESTART_MS)
+        import asyncio
+        from . import app_tasks
+        self.tasks.remove(asyncio.current_task())   # (this one ends: `tasks` lets it go)
+        if self.running:
+            self.tasks.append(asyncio.create_task(getattr(app_tasks, name)(self)))
 
-    def start(self, tasks=None):
-        """Create the tasks (app_tasks.NAMES unless given: the coroutine functions of
-        app_tasks by name); returns them."""
+    def start(self):
+        """Create the tasks (those app_tasks.names says this cup has work for: stop() cancels
+        them); returns them."""
         import asyncio
         from . import app_tasks
         self.running = True
         self.push_status()
-        self.push_lobby(force=True)
+        self.push_lobby(True)
         self.changed = True
-        for name in (tasks or app_tasks.NAMES):
-            self.tasks.append(asyncio.create_task(self._keep(name, getattr(app_tasks, name))))
+        for name in app_tasks.names(self):
+            self.tasks.append(asyncio.create_task(getattr(app_tasks, name)(self)))
         return self.tasks
 
     def stop(self):
@@ -472,11 +466,3 @@ class App:
         for t in self.tasks:
             t.cancel()
         self.tasks = []
-
-    async def run(self, ms=None):
-        """Start the tasks and run until stop() (or `ms` of the app's clock)."""
-        self.start()
-        t0 = self.clock()
-        while self.running and (ms is None or self.clock() - t0 < ms):
-            await self.sleep(100 if ms is None else min(100, ms))
-        self.stop()

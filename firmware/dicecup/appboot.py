@@ -1,6 +1,6 @@
 """Power-on: safe mode first, then the app. `firmware/main.py` calls `boot()`.
 
-    boot()    # hw/safemode.py; the radio; the Cup over flash; App(...).run()
+    boot()    # hw/safemode.py; the radio; the Cup over flash; App(...).start()
 
 Safe mode wins: with the safe button held at power-on (or no usable board file)
 `safemode.main` runs the self-test (or prints what to fix) and returns None, and
@@ -12,75 +12,13 @@ own bots), so a radio fault never keeps the cup from booting; what failed is pri
 serial.
 
 `RUN_MS` / `SELFTEST_MS` (None: for ever) and `STORE_ROOT` let a host test run main.py
-itself for a while on an emulated cup.
+itself for a while on an emulated cup. What only boot() uses (the radio's opening, the
+clock, the serial lines) is in poweron.py, so a host that makes the app with make_app
+alone does not load it.
 """
 RUN_MS = None
 SELFTEST_MS = None
 STORE_ROOT = "/dicecup"   # the cup's flash folder (net/store.py FileStore)
-
-
-def open_radio(out=print):
-    """The first radio that comes up: ESP-NOW, BLE, else a NoRadio."""
-    try:
-        from .net.espnow import ESPNowTransport
-        return ESPNowTransport()
-    except Exception as e:  # noqa: BLE001 - no espnow module, radio fault
-        out("dicecup: ESP-NOW unavailable (%s: %s)" % (type(e).__name__, e))
-    try:
-        from .net.ble import BLETransport
-        return BLETransport()
-    except Exception as e:  # noqa: BLE001
-        out("dicecup: BLE unavailable (%s: %s)" % (type(e).__name__, e))
-    out("dicecup: no radio: this cup plays alone")
-    from .net.noradio import NoRadio   # (here: a cup with a radio never holds it)
-    return NoRadio()
-
-
-def make_clock():
-    """Milliseconds since boot from ticks_ms, never wrapping in a day's play (2**29 ms
-    is six days): what the protocol's deadlines need."""
-    from .hw.clock import ticks_diff, ticks_ms
-    t0 = ticks_ms()
-
-    def clock():
-        return ticks_diff(ticks_ms(), t0)
-    return clock
-
-
-class SerialLines:
-    """What the host writes to the cup's serial port, one line at a time, never waiting
-    (select.poll with a 0 timeout): `dicecup log` asking for what it missed. A line
-    longer than LINE is cut (requests are short)."""
-
-    LINE = 64
-
-    def __init__(self, stream):
-        import select
-        self.stream = stream
-        self.poll = select.poll()
-        self.poll.register(stream, select.POLLIN)
-        self.part = ""
-
-    def __call__(self):
-        while self.poll.poll(0):
-            c = self.stream.read(1)
-            if not c:
-                return None
-            if c == "\n":
-                line = self.part
-                self.part = ""
-                return line
-            if c != "\r" and len(self.part) < self.LINE:
-                self.part += c
-        return None
-
-
-def serial_lines(stream):
-    """A SerialLines on `stream`, or None where it cannot be polled."""
-    try:
-        return SerialLines(stream)
-    except Exception:  # noqa: BLE001 - no select, or a stream that cannot be polled
-        return None
 
 
 def make_app(hw, transport, store, clock, ui=None, sleep=None, out=None, random_bytes=None,
@@ -107,32 +45,37 @@ def make_app(hw, transport, store, clock, ui=None, sleep=None, out=None, random_
     return App(hw, cup, ui, transport, clock, sleep=sleep, store=store, out=out, inp=inp)
 
 
-def boot(path=None, ui=None, out=print, run_ms=None, selftest_ms=None):
+def boot():
     """Safe mode, then the game. Returns the App after it stopped (None in safe mode)."""
     import sys
     from .hw import safemode
-    hw = safemode.main(path, selftest_ms if selftest_ms is not None else SELFTEST_MS, out)
+    hw = safemode.main(None, SELFTEST_MS, print)
     if hw is None:
         return None   # safe mode (or no board file): the game does not start
     import asyncio
     from .net.store import FileStore
-    transport = open_radio(out)
+    from .poweron import make_clock, open_radio, serial_lines
+    transport = open_radio(print)
     store = FileStore(STORE_ROOT)
-    app = make_app(hw, transport, store, make_clock(), ui=ui, out=sys.stdout.write,
+    app = make_app(hw, transport, store, make_clock(), out=sys.stdout.write,
                    inp=serial_lines(sys.stdin))
-    ms = run_ms if run_ms is not None else RUN_MS
+    del make_clock, open_radio, serial_lines
     game = None
     if store.get("play"):    # a cup set to play by itself (demo.py)
         from . import demo
         try:
             game = demo.parse(store.get("play"))
         except ValueError as e:
-            out("dicecup: %s" % e)
+            print("dicecup: %s" % e)
 
     async def main():
         if game is not None:
-            asyncio.create_task(demo.play(app, game[0], game[1], out))
-        await app.run(ms)
+            asyncio.create_task(demo.play(app, game[0], game[1], print))
+        app.start()          # the app's tasks, until stop() (or RUN_MS of the app's clock)
+        t0 = app.clock()
+        while app.running and (RUN_MS is None or app.clock() - t0 < RUN_MS):
+            await app.sleep(100 if RUN_MS is None else min(100, RUN_MS))
+        app.stop()
     try:
         asyncio.run(main())
     except KeyboardInterrupt:
@@ -142,5 +85,5 @@ def boot(path=None, ui=None, out=print, run_ms=None, selftest_ms=None):
         app.running = False
         app.tasks = []
         asyncio.new_event_loop()
-        out("dicecup: stopped (Ctrl-C): the REPL is yours")
+        print("dicecup: stopped (Ctrl-C): the REPL is yours")
     return app

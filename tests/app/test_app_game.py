@@ -27,7 +27,7 @@ def check_game(t):
         assert c.app.idles == 0             # never idle while the game was on
         assert c.oled.on
         assert c.app.rolls == t.people[c.i].shakes, "a shake that did not roll, or a roll without one"
-        assert c.app.rolls >= 1 and c.app.roller.rolls == c.app.rolls
+        assert c.app.rolls >= 1
         assert c.screen() == "over" and c.ui.sc.view.winner == t.cups[0].app.cup.table.game.winner()
         assert c.oled.ram == c.ui_drawn()   # the OLED shows the game-over screen as drawn
 

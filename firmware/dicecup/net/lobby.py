@@ -26,22 +26,22 @@ roster tag its HELLO, and the master sends it the state.
 
 Seats are in join order, reorderable on the master before the game, which also picks
 rule set and options and can fill seats with bots it hosts. The joiner's side of a join
-is net/joining.py, loaded only while a join is under way.
+is net/joining.py, loaded only while a join is under way; the master's is net/admit.py,
+loaded at a JOIN and unloaded with CPace.
 """
 from micropython import const
 from .. import unload
 from . import table as tbl
 from . import wire
 from . import timing
-from .transport import BROADCAST
 
 _HEARD_MS = const(3000)  # a table not heard this long drops out of tables()
 _DONE_MS = const(60000)  # a confirmed session is kept this long, to welcome its joiner again
-_SESSIONS = const(4)     # join sessions the master holds at most
 REASONS = ("", "locked", "busy", "full", "closed")   # REFUSE's codes; join_failed's reasons too
 # CPace is imported for a session and unloaded when no session needs it (`_settle`):
-# with its curve and hash it is ~2.5 KB of a frozen cup's RAM, used only to join.
-JOIN_MODULES = ("dicecup.net.pake", "dicecup.net.x25519", "dicecup.net.sha512")
+# with its curve and hash it is ~2.5 KB of a frozen cup's RAM, used only to join; the
+# master's side of a join (net/admit.py) goes with it (a lost welcome loads it again).
+JOIN_MODULES = ("dicecup.net.pake", "dicecup.net.x25519", "dicecup.net.sha512", "dicecup.net.admit")
 
 
 def _sid(tid, nonce):
@@ -83,7 +83,7 @@ class Lobby:
     def seats_left(self):
         return min(6, self.cup.max_cups) - len(self.cup.table.members)
 
-    def add_bot(self, name, level="easy"):
+    def add_bot(self, name, level):
         """Master, in the lobby: a bot of `level` (players.KINDS, one this firmware has)
         takes the next seat; the master's cup hosts it."""
         from .. import players
@@ -107,63 +107,20 @@ class Lobby:
             raise ValueError("member %r is no seated bot" % (mid,))
         cup.sync.commit(tbl.op_flags(mid, t.members[mid].flags | tbl.LEFT))
 
-    def _known(self, pk):
-        """The member id whose static key is `pk`, or None."""
-        t = self.cup.table
-        for i in range(len(t.members)):
-            if t.members[i].pk == pk:
-                return i
-        return None
-
-    def _refuse(self, src, nonce, why):
-        self.cup.count("join-" + why)
-        self.cup.send(src, wire.REFUSE, (nonce, REASONS.index(why)), resend=True)
-
+    # (the master's side of a join is net/admit.py, loaded at the first JOIN it hears)
     def on_join(self, src, f):
-        cup = self.cup
-        if not cup.is_master():
-            return
-        nonce, share, pk, name = f.body
-        s = self.sessions.get(src)
-        if s is not None and s.nonce == nonce:
-            if s.mid is None:   # our challenge was lost
-                cup.send(src, wire.CHALLENGE, s.challenge)
-            return
-        t = cup.table
-        if self._known(pk) is None and (t.phase != tbl.LOBBY or self.seats_left() <= 0):
-            self._refuse(src, nonce, "full" if t.phase == tbl.LOBBY else "closed")
-            return
-        if self.gate is None:       # (here: a cup that never hears a join never loads it)
-            from .gate import Gate
-            self.gate = Gate(cup.count)
-        why = self.gate.admit(cup.now)
-        if why is not None:
-            self._refuse(src, nonce, why)
-            return
-        keys = cup.keys
-        mine = bytes((cup.me,)) + keys.ring.public()
-        from .pake import Cpace, PakeError
-        cp = Cpace(keys.code.encode(), _sid(keys.tid, nonce), _ci(keys.tid, src, cup.addr), False,
-                   cup.random_bytes, mine)
-        try:
-            isk = cp.finish(share + pk + name)
-        except PakeError as e:
-            cup.count("join-" + e.code)   # a low-order share: no guess was made
-            self._settle()
-            return
-        if s is not None and s.mid is None:
-            self.gate.failed(cup.now, "join-abandoned")   # its joiner started again
-        body = (nonce, cp.message()[:32], mine, cp.confirm_tag())
-        while len(self.sessions) >= _SESSIONS:     # room for it: the oldest session goes
-            old = min(self.sessions, key=lambda a: self.sessions[a].at)
-            if self.sessions.pop(old).mid is None:
-                self.gate.failed(cup.now, "join-abandoned")
-        from .gate import Session      # (with the Gate: a cup that never hears a join never loads it)
-        self.sessions[src] = Session(nonce, cp, isk, self.gate.start(cup.now), cup.now, pk, name, body)
-        cup.send(src, wire.CHALLENGE, body)
+        if self.cup.is_master():
+            from .admit import on_join
+            on_join(self, src, f)
+
+    def on_confirm(self, src, f):
+        if self.cup.is_master():
+            from .admit import on_confirm
+            on_confirm(self, src, f)
 
     def _settle(self):
-        """Unload CPace once no session holds one (JOIN_MODULES)."""
+        """Unload CPace, and the master's side of a join, once no session holds one
+        (JOIN_MODULES)."""
         j = self.cup.joining
         if j is not None and j.cp is not None:
             return
@@ -171,47 +128,6 @@ class Lobby:
             if s.cp is not None:
                 return
         unload(*JOIN_MODULES)
-
-    def on_confirm(self, src, f):
-        cup = self.cup
-        if not cup.is_master():
-            return
-        nonce, tag = f.body
-        s = self.sessions.get(src)
-        if s is None or s.nonce != nonce:
-            return
-        if s.mid is not None:   # our welcome was lost: the same (checked) tag again
-            if tag == s.tag:
-                self.welcome(src, s)
-            return
-        if not s.cp.check_confirm(tag):
-            del self.sessions[src]
-            self.gate.failed(cup.now, "join-bad-code")
-            self._settle()
-            return
-        self.gate.confirmed(s.token)
-        s.tag = tag
-        s.cp = None
-        self._settle()
-        t = cup.table
-        mid = self._known(s.pk)
-        if mid is None:
-            if t.phase != tbl.LOBBY or self.seats_left() <= 0:
-                del self.sessions[src]
-                self._refuse(src, nonce, "full" if t.phase == tbl.LOBBY else "closed")
-                return
-            mid = len(t.members)
-            cup.sync.commit(tbl.op_join(mid, src, tbl.text(s.name), 0, s.pk))
-        s.mid = mid
-        s.at = cup.now
-        s.challenge = s.pk = s.name = None   # admitted: only the welcome (mid, nonce, wkey) is resent
-        self.welcome(src, s)
-
-    def welcome(self, src, s):
-        cup = self.cup
-        cup.send(src, wire.WELCOME, (s.mid, s.nonce), key=s.wkey)
-        cup.sync.acks[s.mid] = 0
-        cup.election.seen[s.mid] = cup.now
 
     def on_leave(self, src, f):
         cup = self.cup
@@ -234,7 +150,7 @@ class Lobby:
                     self.gate.failed(now, "join-expired")
                 elif s.mid is not None and (now - s.at >= _DONE_MS or acks.get(s.mid, 0) > 0):
                     # done: kept DONE_MS for a lost welcome, or until the member acknowledges
-                    # the table's ops (it has its welcome: welcome() set its ack back to 0)
+                    # the table's ops (it has its welcome: admit.welcome set its ack back to 0)
                     del self.sessions[src]
             self._settle()
         g = self.gate
@@ -289,6 +205,7 @@ class Lobby:
         cup = self.cup
         if cup.me is not None and cup.keys.member():
             if now - self.last_hello >= timing.HELLO_MS:
+                from .transport import BROADCAST   # (not a global: the module's table a size smaller)
                 self.hello(self.master_hint or BROADCAST)
             return self.last_hello + timing.HELLO_MS
         if cup.joining is not None:
