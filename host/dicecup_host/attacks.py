@@ -1144,7 +1144,7 @@ def footprint(cup):
     n += 32 * len(cup.keys.window.top)
     n += 16 * (len(cup.election.seen) + len(s.answered) + len(s.snapped) + len(cup.errors))
     n += 32 * (len(cup.rolls.witnessed) + len(cup.hidden.commits) + len(cup.hidden.reveals))
-    n += 24 * len(s.unshown) + sum(len(e) + 8 for e in s.history)
+    n += 24 * len(s.unshown) + len(s.history)
     n += 64 * len(cup.lobby.sessions) + (8 * len(cup.lobby.gate.started) if cup.lobby.gate else 0)
     n += 16 * sum(len(x) for x in cup.watch.attests.values())
     return n

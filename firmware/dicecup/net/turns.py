@@ -17,7 +17,6 @@ from ..engine.actions import EXACT, kind
 from . import table as tbl
 from . import vouch
 from . import wire
-from .sync import entry
 from .timing import THINK_MS
 
 
@@ -93,9 +92,8 @@ class Turns:
             return "not-your-seat"
         if base != t.version:
             # a later copy of an action already applied, or a call that lost the race
-            for e in cup.sync.history:
-                v, _, _, op = entry(e)
-                if v > base and op[:6] == tbl.op_act(seat, action)[:6] and op[7:7 + len(mine)] == mine:
+            for v, _, _, op in cup.sync.ops(base + 1):
+                if op[:6] == tbl.op_act(seat, action)[:6] and op[7:7 + len(mine)] == mine:
                     return
             if kind(action) == "exact":
                 cup.counts["races"] += 1
