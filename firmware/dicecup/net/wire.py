@@ -146,21 +146,22 @@ class Key:
 
     MicroPython's sha256 has no copy(), so the padded key cannot be hashed once and the
     state reused; making the two 64-byte pads (a byte loop each) was most of a tag's
-    cost, so they are kept per key and a tag costs two short hashes."""
+    cost, so they are kept per key (one bytes: inner then outer pad, 160 B on a cup
+    where two would take 192) and a tag costs two short hashes."""
 
     def __init__(self, raw):
         raw = bytes(raw)
         if len(raw) > 64:
             raw = _sha(raw)
         raw = raw + bytes(64 - len(raw))
-        self.inner = bytes(b ^ 0x36 for b in raw)
-        self.outer = bytes(b ^ 0x5C for b in raw)
+        self.pads = bytes(b ^ 0x36 for b in raw) + bytes(b ^ 0x5C for b in raw)
 
     def tag(self, msg):
         """The full 32-byte HMAC of msg."""
-        h = hashlib.sha256(self.inner)
+        p = memoryview(self.pads)
+        h = hashlib.sha256(p[:64])
         h.update(msg)
-        o = hashlib.sha256(self.outer)
+        o = hashlib.sha256(p[64:])
         o.update(h.digest())
         return o.digest()
 
