@@ -23,7 +23,7 @@ _X25519 = const("dicecup.net.x25519")   # imported for a key pair or a pair key,
 
 
 class Keyring:
-    def __init__(self, flash, random_bytes=None):
+    def __init__(self, flash, random_bytes):
         self.flash = flash
         self.random_bytes = random_bytes
         self.tid = None
@@ -49,7 +49,7 @@ class Keyring:
         return self._pk
 
     # ----- the roster --------------------------------------------------------------------
-    def use(self, tid, roster=None):
+    def use(self, tid, roster):
         """Table `tid` with `roster` (None: the one kept in flash)."""
         if tid != self.tid:
             self._pairs = {}

@@ -16,7 +16,7 @@ from .keyring import Keyring
 
 
 class Keys:
-    def __init__(self, flash, boot, random_bytes=None):
+    def __init__(self, flash, boot, random_bytes):
         self.flash = flash
         self.epoch = boot & 0xFFF
         self.seq = self.epoch << 18
@@ -55,7 +55,7 @@ class Keys:
             self.flash.put_epoch(self.epoch)
         return self.seq
 
-    def frame(self, ftype, sender, ver, body, dest, key=None):
+    def frame(self, ftype, sender, ver, body, dest, key):
         """A frame to `dest` (an address or BROADCAST). `key`: the session key of a kind-1
         frame; kind-2 frames get the member keys of their receivers."""
         kind = wire.key_kind(ftype)

@@ -60,12 +60,10 @@ class Sync:
         t = self.cup.table
         if version == t.version:
             return t.term
-        k = version - self.first
-        if k < 0:
-            return None
         h = self.history
         i = 0
-        while i < len(h):
+        k = version - self.first
+        while i < len(h) and k >= 0:
             if not k:
                 return h[i + 1] << 8 | h[i + 2]
             k -= 1
@@ -101,9 +99,7 @@ class Sync:
             n += 1
         if version != self.first + n or prev != last:
             h[:] = b""
-            self.first = version
-            self.before = prev
-            n = 0
+            self.first, self.before, n = version, prev, 0
         h.extend(bytes((len(op), term >> 8, term & 0xFF)))
         h.extend(op)
         if n >= timing.HISTORY:
@@ -111,7 +107,7 @@ class Sync:
             h[:3 + h[0]] = b""   # (a bytearray takes no del)
             self.first += 1
 
-    def reset(self, version=0):
+    def reset(self, version):
         """A new replica (a snapshot at `version`, or none): nothing pending, no history
         to offer, nothing left to show from before it."""
         self.history[:] = b""
@@ -353,7 +349,7 @@ class Sync:
         if why is not None:   # an op naming us for what we never said: never applied
             cup.errors["forged"] = cup.errors.get("forged", 0) + 1
             self.pending = {}
-            cup.election.give_up(why, forged=True)
+            cup.election.give_up(why, True)
             return False
         try:
             name, events, info = t.apply(op)

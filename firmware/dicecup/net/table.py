@@ -75,7 +75,7 @@ class OpError(ValueError):
 
 
 class Member:
-    def __init__(self, addr, name, flags=0, pk=None):
+    def __init__(self, addr, name, flags, pk):
         self.addr = addr
         self.name = name
         self.flags = flags
@@ -159,9 +159,9 @@ class Table:
         away or left)."""
         return not self.member_of(seat).present()
 
-    def dice_seed(self, seat, gen=None):
-        """The seed a seat's hidden dice of generation `gen` (default: current) use."""
-        gen = self.gens[seat] if gen is None else gen
+    def dice_seed(self, seat):
+        """The seed a seat's hidden dice of its current generation use."""
+        gen = self.gens[seat]
         return self.seed if gen == 0 else fair.roll_seed(self.seed, self.witness[seat][gen - 1])
 
     def voters(self):
@@ -782,7 +782,7 @@ def op_master(mid, term, voted):
     return bytes((OP_MASTER, mid, term >> 8 & 0xFF, term & 0xFF, voted))
 
 
-def op_roll(seat, digest, w, root, rid=0, roller=b"", wid=0xFF, witness=b""):
+def op_roll(seat, digest, w, root, rid, roller, wid, witness):
     """roller: the roller's vouch for its digest (none for the leader's bots); wid, witness:
     who gave the nonce w, and its vouch (net/vouch.py)."""
     return (bytes((OP_ROLL, seat)) + digest + w + root + struct.pack(">IB", rid & 0xFFFFFFFF, wid)
