@@ -140,7 +140,8 @@ class Table:
         self.holders = []          # per seat: member id holding the dice this round
         self.digests = []          # per seat: digest of its hidden dice's commitments
         self.gens = []             # per seat: generation of its hidden dice (k = after k rerolls)
-        self.witness = []          # per seat: the witness nonce of each of its rerolls
+        self.witness = []          # per seat: the witness nonce of each of its rerolls (a tuple:
+                                   # most seats never reroll, and () takes no RAM where [] takes 32 B)
         self.seed = NO_ROOT        # the round seed R (zero until the seed op)
         self.held = 0              # seats (bits) whose dice the master committed in the round op (its
                                    # own, the bots', away cups')
@@ -350,7 +351,7 @@ class Table:
         self.holders = [0xFF] * n
         self.digests = [NO_DIGEST] * n
         self.gens = [0] * n
-        self.witness = [[] for _ in range(n)]
+        self.witness = [()] * n
         self.seed = NO_ROOT
 
     def _round(self, op):
@@ -381,7 +382,7 @@ class Table:
         self.holders = list(holders)
         self.digests = digests
         self.gens = [0] * n
-        self.witness = [[] for _ in range(n)]
+        self.witness = [()] * n
         self.seed = NO_ROOT
         self.held = mask
         self.rterm = self.term
@@ -429,7 +430,7 @@ class Table:
         ev = g.apply(seat, action)
         if reroll:
             self.gens[seat] += 1
-            self.witness[seat].append(info["w"])
+            self.witness[seat] += (info["w"],)
             self.digests[seat] = info["new"]
         if g.winner() is not None:
             self.phase = DONE
@@ -702,10 +703,10 @@ class Table:
             for _ in range(ns):
                 gen, pos = _u8(data, pos)
                 k, pos = _u8(data, pos)
-                ws = []
+                ws = ()
                 for _ in range(k):
                     w, pos = _bytes(data, pos, 16)
-                    ws.append(w)
+                    ws += (w,)
                 self.gens.append(gen)
                 self.witness.append(ws)
         else:
