@@ -77,6 +77,6 @@ class Keys:
             if not wire.covers(f, self.me):
                 raise wire.FrameError("not-for-me")
             wire.check(f, self.ring.pair(self.me, f.sender), self.me)
-        if kind and not self.window.accept((f.sender, src), f.seq):
+        if kind and not self.window.accept(f.sender, src, f.seq):
             raise wire.FrameError("replay")
         return f
