@@ -40,7 +40,7 @@ class Sync:
         self.acks = {}        # master: member -> version it holds of our term's history
         self.answered = {}    # member -> when its last NEED was answered
         self.snapped = {}     # member -> when it was last sent a snapshot
-        self.snap_from = {}   # member -> (version, the part its next snapshot starts with)
+        self.snap_from = {}   # member -> (version, the part its next snapshot starts with), while one is cut short
         self.parts = None     # an incoming snapshot: [term, version, parts, {index: chunk}]
         self.resync = False   # our last entries conflict with the master's: waiting for its snapshot
         self.committed = 0    # the highest version a majority holds (as far as we know)
@@ -262,7 +262,7 @@ class Sync:
                                               snap[i * timing.SNAP_CHUNK:(i + 1) * timing.SNAP_CHUNK])):
                 self.snap_from[mid] = (t.version, i)
                 return
-        self.snap_from[mid] = (t.version, 0)
+        self.snap_from.pop(mid, None)   # all out: the next starts at part 0 (no entry kept)
 
     def on_need(self, src, f):
         """The master answers from its history, or with a snapshot to a cup past it."""
