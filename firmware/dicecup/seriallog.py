@@ -114,18 +114,15 @@ class SerialLog:
         sync = cup.sync
         tb = cup.keys.tid or 0
         me = cup.me if cup.me is not None else -1
-        from .net.sync import entry
-        h = sync.history
-        if t.version > since and (not h or entry(h[0])[0] > since + 1):
+        if t.version > since and (not sync.history or sync.first > since + 1):
             if sync.shown != t.version:
                 return   # ops not yet shown: asked again, the snapshot will be of what was
             w('{"k":"resend","tb":%d,"tm":%d,"v":%d,"t":%d,"cup":%d,"snap":"' % (tb, t.term, t.version, cup.now, me))
             w(hexlify(t.snapshot()).decode())
             w('","state":"%s"}\n' % hexlify(t.digest_of()).decode())
             return
-        for e in h:
-            v, term, _, op = entry(e)
-            if since < v <= sync.shown:
+        for v, term, _, op in sync.ops(since + 1):
+            if v <= sync.shown:
                 w('{"k":"resend","tb":%d,"tm":%d,"v":%d,"t":%d,"cup":%d,"hex":"' % (tb, term, v, cup.now, me))
                 w(hexlify(op).decode())
                 w('"}\n')

@@ -1141,10 +1141,10 @@ def footprint(cup):
     if s.parts is not None:
         n += sum(16 + len(ch) for ch in s.parts[3].values())
     n += 64 * len(cup.lobby.heard)
-    n += 32 * len(cup.keys.window.top)
+    n += len(cup.keys.window.seen)
     n += 16 * (len(cup.election.seen) + len(s.answered) + len(s.snapped) + len(cup.errors))
     n += 32 * (len(cup.rolls.witnessed) + len(cup.hidden.commits) + len(cup.hidden.reveals))
-    n += 24 * len(s.unshown) + sum(len(e) + 8 for e in s.history)
+    n += 24 * len(s.unshown) + len(s.history)
     n += 64 * len(cup.lobby.sessions) + (8 * len(cup.lobby.gate.started) if cup.lobby.gate else 0)
     n += 16 * sum(len(x) for x in cup.watch.attests.values())
     return n
@@ -1328,7 +1328,9 @@ class HighSeq(Attack):
                 sc = self.c.cups[s]
                 if s == r or not sc.on or sc.cup.me is None:
                     continue
-                top = rc.cup.keys.window.top.get((sc.cup.me, sc.addr))
+                w = rc.cup.keys.window
+                i = w.find(sc.cup.me, sc.addr)
+                top = struct.unpack_from(">I", w.seen, i + 2 + len(sc.addr))[0] if i >= 0 else None
                 if top is not None and top - sc.cup.keys.seq > wire.Window.SIZE:
                     self.blocked.add((r, s))
 

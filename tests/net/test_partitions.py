@@ -106,8 +106,7 @@ def test_updates_from_an_old_term_are_refused():
     # a replay of the master's own first update, re-tagged, with an older term than the cup's
     victim.election.term = 5
     from dicecup.net import wire
-    from dicecup.net.sync import entry
-    op = entry(victim.sync.history[-1])[3]
+    op = list(victim.sync.ops(0))[-1][3]
     frame = wire.encode(wire.UPDATE, c.tid, 0, 10 ** 7, 0, (0, victim.table.version + 1, 0, 0, 0, op),
                         [(victim.me, victim.keys.ring.pair(victim.me, 0))])
     victim.on_frame(c.cups[0].addr, frame, c.clock.now)

@@ -140,10 +140,12 @@ def test_hmac_matches_the_standard():
 
 def test_replay_window_accepts_each_sequence_once_and_reordered_ones():
     w = wire.Window()
-    assert w.accept(1, 10) and w.accept(1, 12) and w.accept(1, 11)
-    assert not w.accept(1, 11) and not w.accept(1, 12)
-    assert w.accept(1, 100) and not w.accept(1, 10)  # far behind: refused
-    assert w.accept(2, 10)  # another sender has its own window
+    a = b"\x02\x00\x00\x00\x00\x01"
+    assert w.accept(1, a, 10) and w.accept(1, a, 12) and w.accept(1, a, 11)
+    assert not w.accept(1, a, 11) and not w.accept(1, a, 12)
+    assert w.accept(1, a, 100) and not w.accept(1, a, 10)  # far behind: refused
+    assert w.accept(2, a, 10)  # another sender has its own window
+    assert w.accept(1, b"\x02\x00\x00\x00\x00\x02", 10)  # and another radio address
 
 
 def mutate(data, rnd):

@@ -48,7 +48,7 @@ as `corrupt`); the protocol resends.
 from micropython import const
 
 from . import transport
-from .transport import BROADCAST, RxQueue, Transport, check_frame, ticks_diff, ticks_ms
+from .transport import BROADCAST, RX_OVERHEAD, RxQueue, Transport, check_frame, ticks_diff, ticks_ms
 
 try:
     import bluetooth
@@ -144,7 +144,7 @@ class BLETransport(Transport):
         ((self._handle,),) = ble.gatts_register_services((svc,))
         ble.gatts_set_buffer(self._handle, _LEAF_BUF, True)
         self.address = bytes(ble.config("mac")[1])
-        self._rx = RxQueue(rxbuf)
+        self._rx = RxQueue(rxbuf, RX_OVERHEAD)
         self._chunk = bytearray(_CHUNK_MAX)
         self._links = {}  # hub: conn handle -> _Link
         self._uplink = None  # leaf: the _Link to its hub

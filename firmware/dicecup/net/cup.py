@@ -151,7 +151,7 @@ class Cup:
         self.sync.acks = {}
         self.seat_part.clear()   # what we sent the old master is void: decide again
 
-    def become_peer(self, forget=True):
+    def become_peer(self, forget):
         """Stop leading. `forget=False` keeps what only the master knew of the round (its
         contribution, the bots' dice): it may well be elected again at once."""
         self.role = self.PEER
@@ -240,7 +240,7 @@ class Cup:
         if name == "master" and info["master"] != self.election.shunned:
             self.election.shunned = None
         if name == "master" and info["master"] != self.me and self.role in (self.MASTER, self.CANDIDATE):
-            self.become_peer()
+            self.become_peer(True)
         self.watch.on_op(name)
         self.hidden.on_op(name, info)
         self.rolls.on_op(name, info)
@@ -385,7 +385,7 @@ class Cup:
             self.hidden.request_reroll(action, then)
             self.emit_local("shake", ("reroll",))
             return
-        self.turns.play(seat, action)
+        self.turns.play(seat, action, b"", None, b"")
 
     def touch(self):
         """The player pressed something: they are at the cup (a button, a peek)."""

@@ -80,7 +80,7 @@ class Election:
             self._save()
             if self.cup.role != self.cup.PEER and self.cup.table is not None:
                 self.candidacy = None
-                self.cup.become_peer(forget=False)
+                self.cup.become_peer(False)
 
     # ----- what every frame tells ------------------------------------------------
     def heard(self, sender, now):
@@ -111,13 +111,13 @@ class Election:
             return False
         if cup.role == cup.CANDIDATE:
             self.candidacy = None
-            cup.become_peer(forget=False)
+            cup.become_peer(False)
         if cup.is_master():
             return sender == cup.me
         self.heard_master()
         return True
 
-    def give_up(self, why, forged=False):
+    def give_up(self, why, forged):
         """A peer stops following a leader it caught out: it stands for election at once
         and never votes for that cup until another leads (the others do the same if they
         saw it too). `forged`: the leader sent a false op, a proof of cheating: it is
@@ -184,7 +184,7 @@ class Election:
             cup.send(BROADCAST, wire.HEART, (t.term, t.version, cup.sync.committed, wire.NOBODY))
             self._quorum(False)
             self.candidacy = None
-            cup.become_peer(forget=False)
+            cup.become_peer(False)
             self.leader = None
             self.last_master = now
             return now

@@ -96,9 +96,9 @@ def face(s, seed):
         d = _h(b"more", d)
 
 
-def faces(root, gen, dice, seed, first=0):
-    """Faces of dice first..first+dice-1 of one generation."""
-    return [face(secret(root, gen, i), seed) for i in range(first, first + dice)]
+def faces(root, gen, dice, seed):
+    """Faces of the `dice` dice of one generation."""
+    return [face(secret(root, gen, i), seed) for i in range(dice)]
 
 
 class HashRng:

@@ -152,7 +152,7 @@ class HiddenDice:
         self.kept.keep(self.rno(), [(gen, cur), (gen + 1, new)])
         cup.emit_private("committed", ("reroll", extra[:12]))
         if then is None:
-            cup.turns.play(seat, action, extra)
+            cup.turns.play(seat, action, extra, None, b"")
         else:
             cup.turns.play(seat, action, b"", then, extra)
 
@@ -162,7 +162,7 @@ class HiddenDice:
         seat = self.mine()
         return self.root_for(t.gens[seat]) if seat >= 0 else None
 
-    def _refresh(self, emit=True):
+    def _refresh(self):
         """My dice, from my root (after the seed, a reroll, a reboot or a resync)."""
         cup = self.cup
         t = cup.table
@@ -176,7 +176,7 @@ class HiddenDice:
             n = g.hidden(seat)
             if root is not None and fair.seat_digest(root, gen, n) == t.digests[seat]:
                 self.hand = fair.faces(root, gen, n, t.dice_seed(seat))
-        if emit and self.hand and self.hand != old:
+        if self.hand and self.hand != old:
             cup.emit_private("dice", (list(self.hand),))
 
     def held_roots(self):

@@ -23,12 +23,12 @@ _X25519 = const("dicecup.net.x25519")   # imported for a key pair or a pair key,
 
 
 class Keyring:
-    def __init__(self, flash, random_bytes=None):
+    def __init__(self, flash, random_bytes):
         self.flash = flash
         self.random_bytes = random_bytes
         self.tid = None
         self.roster = {}     # member id -> (radio address, public key): members with a cup
-        self._pairs = {}     # member id -> (public key, wire.Key)
+        self._pairs = {}     # member id -> wire.Key, made from its key in the roster
         self._sk = None
         self._pk = None
         ident = flash.ident()
@@ -49,7 +49,7 @@ class Keyring:
         return self._pk
 
     # ----- the roster --------------------------------------------------------------------
-    def use(self, tid, roster=None):
+    def use(self, tid, roster):
         """Table `tid` with `roster` (None: the one kept in flash)."""
         if tid != self.tid:
             self._pairs = {}
@@ -57,12 +57,13 @@ class Keyring:
         self.set_roster(self.flash.roster() if roster is None else roster)
 
     def set_roster(self, roster):
-        if roster != self.roster:
+        old = self.roster
+        if roster != old:
             self.roster = dict(roster)
             self.flash.put_roster(self.roster)
-        for mid in list(self._pairs):
+        for mid in list(self._pairs):   # a pair key goes with the public key it was made from
             e = self.roster.get(mid)
-            if e is None or e[1] != self._pairs[mid][0]:
+            if e is None or e[1] != old[mid][1]:
                 del self._pairs[mid]
 
     def learn(self, table):
@@ -88,9 +89,9 @@ class Keyring:
     # ----- pairwise keys -----------------------------------------------------------------
     def pair(self, me, mid):
         """k_{me,mid}; FrameError('unknown-sender') for a member without a key."""
-        e = self._pairs.get(mid)
-        if e is not None:
-            return e[1]
+        k = self._pairs.get(mid)
+        if k is not None:
+            return k
         r = self.roster.get(mid)
         if r is None or me is None or mid == me or self._sk is None:
             raise wire.FrameError("unknown-sender")
@@ -100,7 +101,7 @@ class Keyring:
         if shared == bytes(32):   # a low-order "key" in a join op: nobody can use it
             raise wire.FrameError("unknown-sender", "low-order key of member %d" % mid)
         k = wire.pair_key(self.tid or 0, me, mid, shared)
-        self._pairs[mid] = (r[1], k)
+        self._pairs[mid] = k
         return k
 
     def receivers(self, me, dest):

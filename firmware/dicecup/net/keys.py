@@ -16,7 +16,7 @@ from .keyring import Keyring
 
 
 class Keys:
-    def __init__(self, flash, boot, random_bytes=None):
+    def __init__(self, flash, boot, random_bytes):
         self.flash = flash
         self.epoch = boot & 0xFFF
         self.seq = self.epoch << 18
@@ -55,7 +55,7 @@ class Keys:
             self.flash.put_epoch(self.epoch)
         return self.seq
 
-    def frame(self, ftype, sender, ver, body, dest, key=None):
+    def frame(self, ftype, sender, ver, body, dest, key):
         """A frame to `dest` (an address or BROADCAST). `key`: the session key of a kind-1
         frame; kind-2 frames get the member keys of their receivers."""
         kind = wire.key_kind(ftype)
@@ -77,6 +77,6 @@ class Keys:
             if not wire.covers(f, self.me):
                 raise wire.FrameError("not-for-me")
             wire.check(f, self.ring.pair(self.me, f.sender), self.me)
-        if kind and not self.window.accept((f.sender, src), f.seq):
+        if kind and not self.window.accept(f.sender, src, f.seq):
             raise wire.FrameError("replay")
         return f

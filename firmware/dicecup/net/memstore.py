@@ -10,8 +10,8 @@ class MemStore:
         self.data = {}
         self.writes = 0
 
-    def get(self, key, default=None):
-        return self.data.get(key, default)
+    def get(self, key):
+        return self.data.get(key)
 
     def put(self, key, value):
         self.data[key] = bytes(value)

@@ -90,7 +90,7 @@ class Rolls:
         self.start(seat, root, own=True)
         return True
 
-    def start(self, seat, root, own=False):
+    def start(self, seat, root, own):
         """A Dix mille roll for `seat`: commit now, reveal after the witness nonce."""
         cup = self.cup
         t = cup.table
@@ -138,7 +138,7 @@ class Rolls:
         return None
 
     # ----- the master -----------------------------------------------------------------
-    def reroll(self, seat, action, extra, bid=None):
+    def reroll(self, seat, action, extra, bid):
         """Master: a Bluff reroll (its own, a bot's): it waits for a witness nonce. A
         reroll made with its bid holds the bid back too, so that both go out together
         and no other player sees the bid before the reroll is made."""
@@ -174,7 +174,7 @@ class Rolls:
                 action, extra = r["reroll"]
                 try:
                     if r["bid"] is not None:
-                        cup.turns.commit_act(r["seat"], r["bid"])
+                        cup.turns.commit_act(r["seat"], r["bid"], b"", b"", None, None)
                     cup.turns.commit_act(r["seat"], action, extra, r["w"], None, (r["of"], r["wv"]))
                 except tbl.OpError as e:
                     cup.rejected(r["seat"], action, str(e).split(": ")[-1])

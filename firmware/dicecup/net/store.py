@@ -11,7 +11,7 @@ import os
 
 
 class FileStore:
-    def __init__(self, root="/dicecup"):
+    def __init__(self, root):
         self.root = root
         try:
             os.mkdir(root)
@@ -21,12 +21,12 @@ class FileStore:
     def _path(self, key):
         return self.root + "/" + key
 
-    def get(self, key, default=None):
+    def get(self, key):
         try:
             with open(self._path(key), "rb") as f:
                 return f.read()
         except OSError:
-            return default
+            return None
 
     def put(self, key, value):
         tmp = self._path(key) + ".new"

@@ -22,8 +22,6 @@ Every resend goes through the cup's frame budget (net/budget.py) and is rate-lim
 per cup asking, so a lossy table cannot grow into a storm.
 """
 from micropython import const
-from struct import pack, unpack_from
-
 from . import wire
 from .table import OpError, Table
 from . import timing
@@ -32,22 +30,17 @@ from .transport import BROADCAST
 _UNSHOWN = const(64)   # applied ops whose events wait for the commit, at most (then: a snapshot)
 
 
-def entry(e):
-    """A history entry (bytes: version u32, term u16, term before u16, the op) as
-    (version, term, term before, op)."""
-    v, term, prev = unpack_from(">IHH", e)
-    return v, term, prev, e[8:]
-
-
 class Sync:
     def __init__(self, cup):
         self.cup = cup
-        self.history = []     # the last HISTORY ops applied here, each one bytes (entry())
+        self.history = bytearray()   # the last HISTORY ops applied here, oldest first (_keep)
+        self.first = 0        # the version of the history's first op
+        self.before = 0       # the term of the version before it
         self.pending = {}     # version -> (term, prev term, op): our leader's early ops, at most AHEAD ahead
         self.acks = {}        # master: member -> version it holds of our term's history
         self.answered = {}    # member -> when its last NEED was answered
         self.snapped = {}     # member -> when it was last sent a snapshot
-        self.snap_from = {}   # member -> (version, the part its next snapshot starts with)
+        self.snap_from = {}   # member -> (version, the part its next snapshot starts with), while one is cut short
         self.parts = None     # an incoming snapshot: [term, version, parts, {index: chunk}]
         self.resync = False   # our last entries conflict with the master's: waiting for its snapshot
         self.committed = 0    # the highest version a majority holds (as far as we know)
@@ -67,22 +60,57 @@ class Sync:
         t = self.cup.table
         if version == t.version:
             return t.term
-        for e in self.history:
-            v, term = unpack_from(">IH", e)
-            if v == version:
-                return term
+        h = self.history
+        i = 0
+        k = version - self.first
+        while i < len(h) and k >= 0:
+            if not k:
+                return h[i + 1] << 8 | h[i + 2]
+            k -= 1
+            i += 3 + h[i]
         return None
 
-    def _keep(self, version, term, prev, op):
+    def ops(self, first):
+        """Our history from version `first` on: (version, term, term before, op) each."""
         h = self.history
-        h.append(pack(">IHH", version, term, prev) + op)   # one object: no tuple, no second bytes
-        if len(h) > timing.HISTORY:
-            h.pop(0)
+        v = self.first
+        prev = self.before
+        i = 0
+        while i < len(h):
+            n = h[i]
+            term = h[i + 1] << 8 | h[i + 2]
+            if v >= first:
+                yield v, term, prev, bytes(h[i + 3:i + 3 + n])
+            prev = term
+            v += 1
+            i += 3 + n
 
-    def reset(self, version=0):
+    def _keep(self, version, term, prev, op):
+        """Keep an op just applied. One buffer of records (op length u8, term u16, the
+        op), not an object per op: versions follow on from `first`, and each op was
+        built on the term of the one before (`before` for the first), so neither is
+        stored. Anything else (a new table) starts the history again."""
+        h = self.history
+        n = i = 0
+        last = self.before
+        while i < len(h):
+            last = h[i + 1] << 8 | h[i + 2]
+            i += 3 + h[i]
+            n += 1
+        if version != self.first + n or prev != last:
+            h[:] = b""
+            self.first, self.before, n = version, prev, 0
+        h.extend(bytes((len(op), term >> 8, term & 0xFF)))
+        h.extend(op)
+        if n >= timing.HISTORY:
+            self.before = h[1] << 8 | h[2]
+            h[:3 + h[0]] = b""   # (a bytearray takes no del)
+            self.first += 1
+
+    def reset(self, version):
         """A new replica (a snapshot at `version`, or none): nothing pending, no history
         to offer, nothing left to show from before it."""
-        self.history = []
+        self.history[:] = b""
         self.pending = {}
         self.parts = None
         self.resync = False
@@ -177,8 +205,7 @@ class Sync:
             for v in range(a + 1, min(a + timing.RESENDS, t.version) + 1):
                 if v not in want and len(want) < timing.RESENDS:
                     want.append(v)
-        for e in self.history:  # a cup past our history gets a snapshot when it asks
-            v, term, prev, op = entry(e)
+        for v, term, prev, op in self.ops(want[0]):  # a cup past our history gets a snapshot when it asks
             if v in want:
                 if cup.send(BROADCAST, wire.UPDATE, (t.term, v, term, prev, self.committed, op), resend=True):
                     cup.counts["retransmits"] += 1
@@ -235,7 +262,7 @@ class Sync:
                                               snap[i * timing.SNAP_CHUNK:(i + 1) * timing.SNAP_CHUNK])):
                 self.snap_from[mid] = (t.version, i)
                 return
-        self.snap_from[mid] = (t.version, 0)
+        self.snap_from.pop(mid, None)   # all out: the next starts at part 0 (no entry kept)
 
     def on_need(self, src, f):
         """The master answers from its history, or with a snapshot to a cup past it."""
@@ -249,14 +276,14 @@ class Sync:
         if last is not None and now - last < timing.NEED_MS // 2:
             return
         self.answered[f.sender] = now
-        ops = [x for x in self.history if unpack_from(">I", x)[0] >= first]
-        if not ops or unpack_from(">I", ops[0])[0] != first:
-            if f.sender < len(t.members):
-                self.send_snapshot(src, f.sender)
-            return
-        for e in ops[:timing.ANSWER]:
-            v, term, prev, op = entry(e)
+        sent = 0
+        for v, term, prev, op in self.ops(first):
+            if v != first + sent or sent == timing.ANSWER:
+                break   # (the first one kept is after `first`: a snapshot)
             cup.send(src, wire.UPDATE, (t.term, v, term, prev, self.committed, op), resend=True)
+            sent += 1
+        if not sent and f.sender < len(t.members):
+            self.send_snapshot(src, f.sender)
 
     # ----- the peer's side ----------------------------------------------------------------
     def on_update(self, src, f):
@@ -322,7 +349,7 @@ class Sync:
         if why is not None:   # an op naming us for what we never said: never applied
             cup.errors["forged"] = cup.errors.get("forged", 0) + 1
             self.pending = {}
-            cup.election.give_up(why, forged=True)
+            cup.election.give_up(why, True)
             return False
         try:
             name, events, info = t.apply(op)

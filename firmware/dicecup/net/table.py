@@ -75,7 +75,7 @@ class OpError(ValueError):
 
 
 class Member:
-    def __init__(self, addr, name, flags=0, pk=None):
+    def __init__(self, addr, name, flags, pk):
         self.addr = addr
         self.name = name
         self.flags = flags
@@ -140,7 +140,8 @@ class Table:
         self.holders = []          # per seat: member id holding the dice this round
         self.digests = []          # per seat: digest of its hidden dice's commitments
         self.gens = []             # per seat: generation of its hidden dice (k = after k rerolls)
-        self.witness = []          # per seat: the witness nonce of each of its rerolls
+        self.witness = []          # per seat: the witness nonce of each of its rerolls (a tuple:
+                                   # most seats never reroll, and () takes no RAM where [] takes 32 B)
         self.seed = NO_ROOT        # the round seed R (zero until the seed op)
         self.held = 0              # seats (bits) whose dice the master committed in the round op (its
                                    # own, the bots', away cups')
@@ -159,9 +160,9 @@ class Table:
         away or left)."""
         return not self.member_of(seat).present()
 
-    def dice_seed(self, seat, gen=None):
-        """The seed a seat's hidden dice of generation `gen` (default: current) use."""
-        gen = self.gens[seat] if gen is None else gen
+    def dice_seed(self, seat):
+        """The seed a seat's hidden dice of its current generation use."""
+        gen = self.gens[seat]
         return self.seed if gen == 0 else fair.roll_seed(self.seed, self.witness[seat][gen - 1])
 
     def voters(self):
@@ -356,7 +357,7 @@ class Table:
         self.holders = [0xFF] * n
         self.digests = [NO_DIGEST] * n
         self.gens = [0] * n
-        self.witness = [[] for _ in range(n)]
+        self.witness = [()] * n
         self.seed = NO_ROOT
 
     def _round(self, op):
@@ -387,7 +388,7 @@ class Table:
         self.holders = list(holders)
         self.digests = digests
         self.gens = [0] * n
-        self.witness = [[] for _ in range(n)]
+        self.witness = [()] * n
         self.seed = NO_ROOT
         self.held = mask
         self.rterm = self.term
@@ -435,7 +436,7 @@ class Table:
         ev = g.apply(seat, action)
         if reroll:
             self.gens[seat] += 1
-            self.witness[seat].append(info["w"])
+            self.witness[seat] += (info["w"],)
             self.digests[seat] = info["new"]
         if g.winner() is not None:
             self.phase = DONE
@@ -715,10 +716,10 @@ class Table:
             for _ in range(ns):
                 gen, pos = _u8(data, pos)
                 k, pos = _u8(data, pos)
-                ws = []
+                ws = ()
                 for _ in range(k):
                     w, pos = _bytes(data, pos, 16)
-                    ws.append(w)
+                    ws += (w,)
                 self.gens.append(gen)
                 self.witness.append(ws)
         else:
@@ -795,7 +796,7 @@ def op_master(mid, term, voted):
     return bytes((OP_MASTER, mid, term >> 8 & 0xFF, term & 0xFF, voted))
 
 
-def op_roll(seat, digest, w, root, rid=0, roller=b"", wid=0xFF, witness=b""):
+def op_roll(seat, digest, w, root, rid, roller, wid, witness):
     """roller: the roller's vouch for its digest (none for the leader's bots); wid, witness:
     who gave the nonce w, and its vouch (net/vouch.py)."""
     return (bytes((OP_ROLL, seat)) + digest + w + root + struct.pack(">IB", rid & 0xFFFFFFFF, wid)

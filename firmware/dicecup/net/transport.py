@@ -90,7 +90,7 @@ async def wait_for_ms(aw, ms):
     return await asyncio.wait_for(aw, ms / 1000)
 
 
-def check_frame(dest, frame, mtu=MTU):
+def check_frame(dest, frame, mtu):
     """Raise ValueError unless `dest` is a 6-byte address and `frame` is 1..mtu bytes.
     Checked before anything touches the radio: an oversized frame is a caller bug."""
     if len(dest) != _ADDR_LEN:
@@ -157,7 +157,7 @@ class RxQueue:
     (payload + RX_OVERHEAD per frame). A frame that does not fit is dropped and
     counted, never an older one: that is what the radio driver does too."""
 
-    def __init__(self, size=RXBUF, overhead=RX_OVERHEAD):
+    def __init__(self, size, overhead):
         self.size = size
         self.overhead = overhead
         self.used = 0

@@ -17,7 +17,6 @@ from ..engine.actions import EXACT, kind
 from . import table as tbl
 from . import vouch
 from . import wire
-from .sync import entry
 from .timing import THINK_MS
 
 
@@ -30,13 +29,13 @@ class Turns:
         self.made = []    # (base version, action) of the moves this cup vouched for, the last few
 
     # ----- this cup's own seat ----------------------------------------------------------
-    def play(self, seat, action, extra=b"", then=None, then_extra=b""):
+    def play(self, seat, action, extra, then, then_extra):
         cup = self.cup
         if cup.is_master():
             if then is not None:
-                self.act_for(seat, then, then_extra, bid=action)
+                self.act_for(seat, then, then_extra, action)
             else:
-                self.act_for(seat, action, extra)
+                self.act_for(seat, action, extra, None)
             return
         t = cup.table
         base = t.version
@@ -52,7 +51,7 @@ class Turns:
         self.made = self.made[-3:] + [(base, action)]
         return vouch.make(cup, vouch.act_message(cup.keys.tid or 0, seat, base, action, extra))
 
-    def commit_act(self, seat, action, extra=b"", w=b"", mine=None, witness=None):
+    def commit_act(self, seat, action, extra, w, mine, witness):
         """Master: an act op. `mine`: the seat's cup's vouch; for its own seat the master
         vouches now, on the version the op goes on; its bots' moves need none. A reroll's
         nonce w comes with its `witness` (member, roll id, vouch); none given: ours."""
@@ -65,7 +64,7 @@ class Turns:
         cup.sync.commit(tbl.op_act(seat, action, w + extra, mine, witness if w else None))
 
     # ----- the master -------------------------------------------------------------------
-    def act_for(self, seat, action, extra=b"", bid=None):
+    def act_for(self, seat, action, extra, bid):
         """Master: an action for a seat it plays or holds; a reroll waits for a witness
         (with the bid it was made with, if any)."""
         cup = self.cup
@@ -77,7 +76,7 @@ class Turns:
                     extra = cup.hidden.reroll_for_held(seat, action)
                 cup.rolls.reroll(seat, action, extra, bid)
             else:
-                self.commit_act(seat, action)
+                self.commit_act(seat, action, b"", b"", None, None)
         except tbl.OpError as e:
             cup.rejected(seat, action, str(e).split(": ")[-1])
 
@@ -93,9 +92,8 @@ class Turns:
             return "not-your-seat"
         if base != t.version:
             # a later copy of an action already applied, or a call that lost the race
-            for e in cup.sync.history:
-                v, _, _, op = entry(e)
-                if v > base and op[:6] == tbl.op_act(seat, action)[:6] and op[7:7 + len(mine)] == mine:
+            for v, _, _, op in cup.sync.ops(base + 1):
+                if op[:6] == tbl.op_act(seat, action)[:6] and op[7:7 + len(mine)] == mine:
                     return
             if kind(action) == "exact":
                 cup.counts["races"] += 1
@@ -116,9 +114,9 @@ class Turns:
             cup.send(src, wire.REJECT, (base, b"unvouched"))
             return "unvouched"
         try:
-            self.commit_act(seat, action, extra, self._witness(action), mine)
+            self.commit_act(seat, action, extra, self._witness(action), mine, None)
             if then is not None:
-                self.commit_act(seat, then, rextra, self._witness(then), theirs)
+                self.commit_act(seat, then, rextra, self._witness(then), theirs, None)
         except tbl.OpError as e:
             code = str(e).split(": ")[-1]
             cup.counts["rejects"] += 1
@@ -157,7 +155,7 @@ class Turns:
             for s in callers:
                 v = g.view(s, cup.hidden.held_hand(s))
                 if EXACT in v.legal and players.get(t.member_of(s).level()).act(v, cup.rng) == EXACT:
-                    self.act_for(s, EXACT)
+                    self.act_for(s, EXACT, b"", None)
                     return now
             if not mine:
                 return None
@@ -169,13 +167,13 @@ class Turns:
             return self.due
         if kind(a) == "roll":
             if g.need() in (ROLL, BANK_OR_ROLL):
-                cup.rolls.start(seat, cup.random_bytes(16))
+                cup.rolls.start(seat, cup.random_bytes(16), False)
             return now
         then = bots.reroll(v, a, cup.rng) if kind(a) == "bid" and seat in cup.hidden.held_roots() else None
         if then is not None:
-            self.act_for(seat, then, bid=a)
+            self.act_for(seat, then, b"", a)
         else:
-            self.act_for(seat, a)
+            self.act_for(seat, a, b"", None)
         return now
 
     @staticmethod

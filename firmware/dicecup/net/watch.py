@@ -90,7 +90,7 @@ class Watch:
                 self.heard_all = now
                 cup.errors["stalled"] = cup.errors.get("stalled", 0) + 1
                 cup.election.give_up("the leader holds every %s and does not go on" %
-                                     ("commitment" if what == COMMITS else "reveal"))
+                                     ("commitment" if what == COMMITS else "reveal"), False)
             return self.heard_all + timing.SEED_WAIT_MS
         self.heard_all = None
         late = [s for s in late if t.holders[s] != cup.me]

@@ -146,21 +146,22 @@ class Key:
 
     MicroPython's sha256 has no copy(), so the padded key cannot be hashed once and the
     state reused; making the two 64-byte pads (a byte loop each) was most of a tag's
-    cost, so they are kept per key and a tag costs two short hashes."""
+    cost, so they are kept per key (one bytes: inner then outer pad, 160 B on a cup
+    where two would take 192) and a tag costs two short hashes."""
 
     def __init__(self, raw):
         raw = bytes(raw)
         if len(raw) > 64:
             raw = _sha(raw)
         raw = raw + bytes(64 - len(raw))
-        self.inner = bytes(b ^ 0x36 for b in raw)
-        self.outer = bytes(b ^ 0x5C for b in raw)
+        self.pads = bytes(b ^ 0x36 for b in raw) + bytes(b ^ 0x5C for b in raw)
 
     def tag(self, msg):
         """The full 32-byte HMAC of msg."""
-        h = hashlib.sha256(self.inner)
+        p = memoryview(self.pads)
+        h = hashlib.sha256(p[:64])
         h.update(msg)
-        o = hashlib.sha256(self.outer)
+        o = hashlib.sha256(p[64:])
         o.update(h.digest())
         return o.digest()
 
@@ -361,30 +362,45 @@ class Window:
     JUMP = 1 << 22
 
     def __init__(self):
-        self.top = {}   # sender -> highest seq
-        self.bits = {}  # sender -> bitmask of seen seqs below top
+        # per (sender, radio address) one record, all in one buffer (not a tuple, an
+        # address and a long int each): sender u8, address length u8, the address,
+        # the highest seq u32, then a bitmask u64 of the seqs seen below it
+        self.seen = bytearray()
 
-    def accept(self, sender, seq):
-        top = self.top.get(sender)
-        if top is not None and seq - top > self.JUMP:
-            return False
-        if top is None or seq > top:
-            if top is not None:
-                shift = seq - top
-                self.bits[sender] = ((self.bits[sender] << shift) | (1 << (shift - 1))) & ((1 << self.SIZE) - 1) if shift <= self.SIZE else 0
-            else:
-                self.bits[sender] = 0
-            self.top[sender] = seq
+    def find(self, sender, src):
+        """Where the record of (sender, src) starts in `seen`, or -1."""
+        w = self.seen
+        n = len(src)
+        i = 0
+        while i < len(w):
+            if w[i] == sender and w[i + 1] == n and w[i + 2:i + 2 + n] == src:
+                return i
+            i += 14 + w[i + 1]
+        return -1
+
+    def accept(self, sender, src, seq):
+        w = self.seen
+        i = self.find(sender, src)
+        if i < 0:
+            w.extend(bytes((sender, len(src))))
+            w.extend(src)
+            w.extend(struct.pack(">IQ", seq, 0))
             return True
-        back = top - seq
-        if back == 0 or back > self.SIZE:
+        at = i + 2 + w[i + 1]
+        top, bits = struct.unpack_from(">IQ", w, at)
+        if seq - top > self.JUMP:
             return False
-        mask = 1 << (back - 1)
-        if self.bits[sender] & mask:
-            return False
-        self.bits[sender] |= mask
+        if seq > top:
+            shift = seq - top
+            bits = ((bits << shift) | (1 << (shift - 1))) & ((1 << self.SIZE) - 1) if shift <= self.SIZE else 0
+            top = seq
+        else:
+            back = top - seq
+            if back == 0 or back > self.SIZE:
+                return False
+            mask = 1 << (back - 1)
+            if bits & mask:
+                return False
+            bits |= mask
+        struct.pack_into(">IQ", w, at, top, bits)
         return True
-
-    def forget(self, sender):
-        self.top.pop(sender, None)
-        self.bits.pop(sender, None)
