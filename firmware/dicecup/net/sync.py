@@ -28,12 +28,17 @@ from . import timing
 from .transport import BROADCAST
 
 _UNSHOWN = const(64)   # applied ops whose events wait for the commit, at most (then: a snapshot)
+# The history's buffer, made once at its full size: a buffer that grew in play asked a
+# fragmented heap for a new, larger block (444-587 B at a 60 KB cap) at every step up.
+# HISTORY ops at most, and fewer when they are long (a cup further behind takes a snapshot).
+_ROOM = const(1024)
 
 
 class Sync:
     def __init__(self, cup):
         self.cup = cup
-        self.history = bytearray()   # the last HISTORY ops applied here, oldest first (_keep)
+        self.history = h = bytearray(_ROOM)   # the last HISTORY ops applied here, oldest first (_keep)
+        h[:] = b""            # empty, its room kept: the buffer never grows in play
         self.first = 0        # the version of the history's first op
         self.before = 0       # the term of the version before it
         self.pending = {}     # version -> (term, prev term, op): our leader's early ops, at most AHEAD ahead
@@ -100,12 +105,13 @@ class Sync:
         if version != self.first + n or prev != last:
             h[:] = b""
             self.first, self.before, n = version, prev, 0
-        h.extend(bytes((len(op), term >> 8, term & 0xFF)))
-        h.extend(op)
-        if n >= timing.HISTORY:
+        while h and (n >= timing.HISTORY or len(h) + 3 + len(op) > _ROOM):
             self.before = h[1] << 8 | h[2]
             h[:3 + h[0]] = b""   # (a bytearray takes no del)
             self.first += 1
+            n -= 1
+        h.extend(bytes((len(op), term >> 8, term & 0xFF)))
+        h.extend(op)
 
     def reset(self, version):
         """A new replica (a snapshot at `version`, or none): nothing pending, no history
