@@ -145,10 +145,10 @@ def options_bits(rules, options):
         return 0
     if isinstance(options, int):
         return options
-    from .engine import new_game
+    from .engine import option_bits     # (no rule set loaded: the table is still a lobby)
     hints = table.HINTS if options.get("hints") else 0    # the table's, not the engine's
     options = dict([(k, v) for k, v in options.items() if k != "hints"])
-    return new_game(rules, 1 if rules == "dixmille" else 2, options, opener=0).opts | hints
+    return option_bits(rules, options) | hints
 
 
 class App:

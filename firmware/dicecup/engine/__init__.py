@@ -18,11 +18,57 @@
                                  set (view.py), e.g. v.need, v.mine, v.bid, v.bids, v.legal
     g.dumps() / loads(bytes)  -> the whole state in a few bytes
 """
+from micropython import const
+
 from .errors import IllegalAction
 from .codec import BadState, Reader
 from .need import BANK_OR_ROLL, BID, KEEP, OVER, REVEAL, ROLL, SHAKE
 
 RULES = ("bluff", "perudo", "menteur", "liars", "dixmille")
+
+# Each rule set's options in RULES order, (name, choices) with choices[0] the default:
+# the classes' OPTIONS, read here without importing a rule set -- the lobby shows and
+# sets them before any game exists, so a cup in the lobby (running the joins' CPace)
+# holds no engine yet.
+_OPTIONS = const((
+    (("star_track", ("board", "half")), ("reroll", (False, True))),
+    (("palifico", (True, False)), ("calza_anyone", (False, True))),
+    (),
+    (("one_life", (False, True)), ("spot_on", (False, True))),
+    (("overshoot_penalty", (False, True)),),
+))
+
+
+def options_of(rules):
+    """A rule set's OPTIONS without importing it; ValueError for an unknown one."""
+    if rules not in RULES:
+        raise ValueError("unknown rule set %r" % (rules,))
+    return _OPTIONS[RULES.index(rules)]
+
+
+def option_bits(rules, options):
+    """The option bits of `options` (a dict of RULES.md names, or None): bit i is set
+    when option i takes its second choice. Bad names or values raise ValueError, as a
+    new game's would."""
+    bits = 0
+    bit = 1
+    known = options_of(rules)
+    options = options or {}
+    for name, choices in known:
+        value = options.get(name, choices[0])
+        idx = -1
+        for i in range(len(choices)):
+            if type(value) is type(choices[i]) and value == choices[i]:
+                idx = i
+        if idx < 0:
+            raise ValueError("option %s must be one of %s" % (name, choices))
+        if idx:
+            bits |= bit
+        bit <<= 1
+    for name in options:
+        if not any(name == o[0] for o in known):
+            raise ValueError("%s has no option %s" % (rules, name))
+    return bits
 
 
 _loaded = {}

@@ -10,6 +10,7 @@ import sys
 
 from micropython import const
 
+from . import option_bits
 from .actions import CHALLENGE, EXACT, MAX_QUANTITY, pack, unpack
 from .codec import BadState, Reader, Writer
 from .errors import IllegalAction
@@ -120,22 +121,7 @@ class Bidding:
 
     # ----- options -----------------------------------------------------------------
     def _set_options(self, options):
-        self.opts = 0
-        bit = 1
-        for name, choices in self.OPTIONS:
-            value = options.get(name, choices[0])
-            idx = -1
-            for i in range(len(choices)):
-                if type(value) is type(choices[i]) and value == choices[i]:
-                    idx = i
-            if idx < 0:
-                raise ValueError("option %s must be one of %s" % (name, choices))
-            if idx:
-                self.opts |= bit
-            bit <<= 1
-        for name in options:
-            if not any(name == o[0] for o in self.OPTIONS):
-                raise ValueError("%s has no option %s" % (self.name, name))
+        self.opts = option_bits(self.name, options)
 
     def option(self, name):
         bit = 1

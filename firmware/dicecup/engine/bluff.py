@@ -3,6 +3,7 @@ difference, and (option `reroll`) a bettor may set dice aside face up and reroll
 from micropython import const
 from .bidding import BID, Bidding
 from .actions import pack, unpack
+from . import options_of
 
 _STAR = const(6)
 
@@ -20,7 +21,7 @@ def track(q, star, half):
 class Bluff(Bidding):
     name = "bluff"
     code = 1
-    OPTIONS = (("star_track", ("board", "half")), ("reroll", (False, True)))
+    OPTIONS = options_of("bluff")
     WILD = _STAR  # a number bet counts its face plus every star; a star bet stars only
 
     def rank(self, q, f):

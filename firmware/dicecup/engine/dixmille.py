@@ -9,6 +9,7 @@ from .actions import BANK, ROLL_ANY, pack, unpack
 from .codec import BadState, Reader, Writer
 from .errors import IllegalAction
 from .need import DIXMILLE as NEEDS
+from . import option_bits, options_of
 
 ROLL = const(0)     # the player on turn must roll
 KEEP = const(1)     # must keep scoring dice from the roll
@@ -71,22 +72,13 @@ def scores_any(faces):
 class DixMille:
     name = "dixmille"
     code = 5
-    OPTIONS = (("overshoot_penalty", (False, True)),)
+    OPTIONS = options_of("dixmille")
 
     def __init__(self, seats, options=None, opener=None, rng=None):
         if type(seats) is not int or not 1 <= seats <= 6:
             raise ValueError("dixmille needs 1 to 6 seats")
         self.n = seats
-        self.opts = 0
-        options = options or {}
-        for name in options:
-            if name != "overshoot_penalty":
-                raise ValueError("dixmille has no option %s" % name)
-        v = options.get("overshoot_penalty", False)
-        if v is not True and v is not False:
-            raise ValueError("option overshoot_penalty must be one of (False, True)")
-        if v:
-            self.opts = 1
+        self.opts = option_bits("dixmille", options)
         self.scores = [0] * seats
         self.crosses = [0] * seats
         self.opened = 0

@@ -1,11 +1,12 @@
 """Classic Liar's Dice: no wilds, the challenge's winner opens; options one_life and spot_on."""
 from .bidding import Bidding
+from . import options_of
 
 
 class Liars(Bidding):
     name = "liars"
     code = 4
-    OPTIONS = (("one_life", (False, True)), ("spot_on", (False, True)))
+    OPTIONS = options_of("liars")
     EXACT = True
     EXACT_BIT = 2  # spot_on
 

@@ -4,6 +4,7 @@ plain for a round (ranked below 2)."""
 from micropython import const
 from .bidding import NORMAL, SPECIAL
 from .perudo import Perudo
+from . import options_of
 
 _JOKER = const(1)
 
@@ -11,7 +12,7 @@ _JOKER = const(1)
 class Menteur(Perudo):
     name = "menteur"
     code = 3
-    OPTIONS = ()
+    OPTIONS = options_of("menteur")
     SPECIAL_NAME = "no-jokers"
     CONSTRAINED = False
     _cache = None  # a ladder cache of its own: perudo's openers leave out aces

@@ -2,6 +2,7 @@
 from micropython import const
 
 from .bidding import NORMAL, SPECIAL, Bidding
+from . import options_of
 
 _ACE = const(1)
 
@@ -9,7 +10,7 @@ _ACE = const(1)
 class Perudo(Bidding):
     name = "perudo"
     code = 2
-    OPTIONS = (("palifico", (True, False)), ("calza_anyone", (False, True)))
+    OPTIONS = options_of("perudo")
     SPECIAL_NAME = "palifico"
     CONSTRAINED = True
     EXACT = True

@@ -22,23 +22,19 @@ Every resend goes through the cup's frame budget (net/budget.py) and is rate-lim
 per cup asking, so a lossy table cannot grow into a storm.
 """
 from micropython import const
-from . import wire
+from . import timing, wire
 from .table import OpError, Table
-from . import timing
 from .transport import BROADCAST
 
 _UNSHOWN = const(64)   # applied ops whose events wait for the commit, at most (then: a snapshot)
-# The history's buffer, made once at its full size: a buffer that grew in play asked a
-# fragmented heap for a new, larger block (444-587 B at a 60 KB cap) at every step up.
-# HISTORY ops at most, and fewer when they are long (a cup further behind takes a snapshot).
-_ROOM = const(1024)
+_ROOM = const(1024)    # the history's buffer, made once: growing, it asked a fragmented heap for more
 
 
 class Sync:
     def __init__(self, cup):
         self.cup = cup
         self.history = h = bytearray(_ROOM)   # the last HISTORY ops applied here, oldest first (_keep)
-        h[:] = b""            # empty, its room kept: the buffer never grows in play
+        h[:] = b""            # empty, its room kept (fewer ops when they are long)
         self.first = 0        # the version of the history's first op
         self.before = 0       # the term of the version before it
         self.pending = {}     # version -> (term, prev term, op): our leader's early ops, at most AHEAD ahead
@@ -91,10 +87,9 @@ class Sync:
             i += 3 + n
 
     def _keep(self, version, term, prev, op):
-        """Keep an op just applied. One buffer of records (op length u8, term u16, the
-        op), not an object per op: versions follow on from `first`, and each op was
-        built on the term of the one before (`before` for the first), so neither is
-        stored. Anything else (a new table) starts the history again."""
+        """Keep an op just applied, a record (op length u8, term u16, the op) in one
+        buffer: versions follow on from `first`, each op built on the term of the one
+        before (`before` for the first), so neither is stored; else it starts again."""
         h = self.history
         n = i = 0
         last = self.before

@@ -15,7 +15,7 @@ The table asks the engine what must happen now (`need()`), never which rule set 
 from micropython import const
 import struct
 
-from ..engine import BANK_OR_ROLL, BID, OVER, REVEAL, ROLL, RULES, SHAKE, IllegalAction, loads, new_game, rules_class
+from ..engine import BANK_OR_ROLL, BID, OVER, REVEAL, ROLL, RULES, SHAKE, IllegalAction, loads, new_game, options_of
 from ..engine.actions import kind as action_kind, pack, roll as roll_action
 from . import fair
 
@@ -272,8 +272,7 @@ class Table:
         opts, pos = _u8(op, pos)
         if self.phase != LOBBY or not 1 <= code <= len(RULES):
             raise OpError("rules only in the lobby")
-        cls = rules_class(RULES[code - 1])
-        if (opts & ~HINTS) >> len(cls.OPTIONS):
+        if (opts & ~HINTS) >> len(options_of(RULES[code - 1])):
             raise OpError("unknown option bits")
         self.rules = RULES[code - 1]
         self.opts = opts
@@ -291,10 +290,10 @@ class Table:
     def options(self):
         """The engine's options (RULES.md names): the rule set's low bits only, so the
         HINTS bit never reaches a game."""
-        cls = rules_class(self.rules)
+        known = options_of(self.rules)   # (the rule set itself is loaded when its game starts)
         out = []
-        for i in range(len(cls.OPTIONS)):
-            name, choices = cls.OPTIONS[i]
+        for i in range(len(known)):
+            name, choices = known[i]
             out.append((name, choices[1] if self.opts >> i & 1 else choices[0]))
         return out
 

@@ -29,7 +29,7 @@ until the next button press, which only closes it.
 """
 from micropython import const
 
-from dicecup.engine import RULES, rules_class
+from dicecup.engine import RULES, options_of
 from dicecup.ui import controls as ctl
 from dicecup.ui import lang as _lang
 from dicecup.ui import keymap
@@ -458,10 +458,10 @@ class Ui:
             return []
         if self.options is not None and self.options[0] == rules:
             return self.options[1]
-        return [(o[0], o[1][0]) for o in rules_class(rules).OPTIONS]
+        return [(o[0], o[1][0]) for o in options_of(rules)]
 
     def _choices(self, name):
-        for o in rules_class(self.sc.rules).OPTIONS:
+        for o in options_of(self.sc.rules):
             if o[0] == name:
                 return o[1]
         return ()
