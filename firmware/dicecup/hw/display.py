@@ -11,9 +11,9 @@ is missing, text is skipped (the host renders screens through MicroPython).
 `push()` sends only what changed since the last push, which is what makes a press show
 at once. The screen is 8 pages of 8 pixel rows, each cut into 16-column spans: a CRC-32
 of every page says which pages changed, and within a changed page the 16-bit CRCs of
-its spans say which columns. What is kept for that is about 0.6 KB (the CRCs and 8
-views of the buffer), not a 1 KB shadow copy; a push makes only the CRC ints and a view
-per span hashed (on a 32-bit cup about 0.5 KB of short-lived heap for a cursor move,
+its spans say which columns. What is kept for that is about 0.3 KB (the CRCs), not a
+1 KB shadow copy; a push makes only the CRC ints and a view per page and per span
+hashed (on a 32-bit cup about 0.6 KB of short-lived heap for a cursor move,
 3 KB when most of the screen changed). Each changed page goes as two transfers: its
 column/page window (0x21, 0x22 in one command stream) and the span's bytes, sent in
 place from the driver's buffer (no copy); when most of the screen changed, one whole
@@ -78,9 +78,6 @@ class Display:
             from struct import pack_into
             self._pack = pack_into
             self._trunc = _truncates()
-            raw = memoryview(self.fb.buffer)
-            w = self.width
-            self._views = [raw[1 + p * w:1 + (p + 1) * w] for p in range(self.pages)]
             # what the panel holds: each page's CRC-32 (4 bytes, little-endian: no int
             # kept) and each span's low 16 bits; `_stale`: a bit per page it may not hold
             self._sums = bytearray(4 * self.pages)
@@ -146,11 +143,13 @@ class Display:
         sums = self._sums
         new = self._new
         span = self._span
+        buf = self.buffer()
+        w = self.width
         clocks = 0                        # I2C clocks of the changed pages, page by page
         n = 0
         for p in range(self.pages):
             k = 4 * p
-            pack("<I", new, k, crc(self._views[p]))
+            pack("<I", new, k, crc(buf[p * w:(p + 1) * w]))   # a view per page, not 8 kept
             span[2 * p] = _NONE
             if (self._stale >> p & 1 or new[k] != sums[k] or new[k + 1] != sums[k + 1]
                     or new[k + 2] != sums[k + 2] or new[k + 3] != sums[k + 3]):
@@ -159,7 +158,6 @@ class Display:
                 n += 1
         if n == 0:
             return 0
-        w = self.width
         if clocks >= 6 * 29 + (2 + w * self.pages) * 9 + 2:   # show(): 6 commands, then the frame
             self._stale = (1 << self.pages) - 1
             self.fb.show()
@@ -189,7 +187,8 @@ class Display:
         self._stale &= ~(1 << p)
 
     def _rehash(self, p):
-        v = self._views[p]
+        w = self.width
+        v = self.buffer()[p * w:(p + 1) * w]
         crc = self._crc
         base = p * self.spans
         for s in range(self.spans):
@@ -199,7 +198,8 @@ class Display:
 
     def _spans(self, p):
         # page p changed: its first and last span whose CRC changed, into _span
-        v = self._views[p]
+        w = self.width
+        v = self.buffer()[p * w:(p + 1) * w]
         crc = self._crc
         sc = self._span_crc
         base = p * self.spans

@@ -165,8 +165,6 @@ class ShakeDetector:
             s = SETTINGS     # the table itself, not a copy (0.3 KB): only read
         if not 10 <= rate_hz <= 5000:
             raise ValueError("rate_hz out of range: %r" % (rate_hz,))
-        self.settings = s
-        self.rate_hz = rate_hz
         self._kg = _shift(s["gravity_ms"], rate_hz)
         self._kb = _shift(s["band_ms"], rate_hz)
         sw = s["swing_mg"] >> 2                       # vectors are compared in 4 mg units
@@ -180,13 +178,10 @@ class ShakeDetector:
         self._sustain = (r * r * 256 + 5000) // 10000      # (pct/100)^2 in 1/256
         self._still_tol = s["still_mg"]
         self._still_n = _samples(s["still_ms"], rate_hz)
-        self._settle_begin = self._still_n // 2
         w = self._still_n
         self._third = w // 3 if w >= 3 else 1
         self._drift = s["drift_mg"] * self._third
-        self._wx = [0] * w                             # the last still_n samples (ring)
-        self._wy = [0] * w
-        self._wz = [0] * w
+        self._w = [0] * (3 * w)                        # the last still_n samples: x, y, z rings
         self._land = s["land_mg"]
         self._land_n = _samples(s["land_ms"], rate_hz)
         self._home = s["home_mg"]
@@ -223,12 +218,10 @@ class ShakeDetector:
         self._px = self._py = self._pz = 0      # previous sample
         self._jolt = _BIG                       # samples since the last jolt
         self._wi = 0                            # ring position of the next sample
-        self._f1x = self._f1y = self._f1z = 0   # sums over the ring's oldest third
-        self._f3x = self._f3y = self._f3z = 0   # sums over its newest third
-        for i in range(self._still_n):
-            self._wx[i] = self._wy[i] = self._wz[i] = 0
+        self._ex = self._ey = self._ez = 0      # the ring's newest third's sum less its oldest's
+        for i in range(3 * self._still_n):
+            self._w[i] = 0
         self._hx = self._hy = self._hz = 0      # home reading, mg * 16 (0, 0, 0: unknown)
-        self.reversals = 0                      # reversals in the current shake (read-only)
 
     def feed(self, x, y, z):
         """One sample in g (cup frame). Returns "roll" once per roll, else None."""
@@ -330,7 +323,6 @@ class ShakeDetector:
                 self._rz = bz
         self._since = since
         self._span = span
-        self.reversals = self._count
 
         # Jolts: a big change from the previous sample (a landing, a knock, a bump).
         land = self._land
@@ -351,30 +343,33 @@ class ShakeDetector:
         self._py = y
         self._pz = z
 
-        # The last still_n samples, and the sums of their oldest and newest thirds.
+        # The last still_n samples (one ring per axis, end to end in one list), and
+        # per axis the sum of their newest third less that of their oldest: the oldest
+        # third loses r[i] (overwritten now) and gains r[j], the newest gains the
+        # sample and loses r[k].
         w = self._still_n
         t = self._third
         i = self._wi
+        self._wi = i + 1 if i + 1 < w else 0
         j = i + t
         if j >= w:
             j -= w
         k = i - t
         if k < 0:
             k += w
-        r = self._wx
-        self._f1x += r[j] - r[i]
-        self._f3x += x - r[k]
+        r = self._w
+        self._ex += x - r[k] - r[j] + r[i]
         r[i] = x
-        r = self._wy
-        self._f1y += r[j] - r[i]
-        self._f3y += y - r[k]
+        i += w
+        j += w
+        k += w
+        self._ey += y - r[k] - r[j] + r[i]
         r[i] = y
-        r = self._wz
-        self._f1z += r[j] - r[i]
-        self._f3z += z - r[k]
+        i += w
+        j += w
+        k += w
+        self._ez += z - r[k] - r[j] + r[i]
         r[i] = z
-        i += 1
-        self._wi = i if i < w else 0
 
         st = self.state
         # Rest: every axis within still_mg of the rest anchor, the mean of the rest's
@@ -421,7 +416,7 @@ class ShakeDetector:
         # The state machine.
         out = None
         if st == _SHAKING:
-            if since > self._shake_end or run >= self._settle_begin:
+            if since > self._shake_end or run >= self._still_n >> 1:
                 st = _SETTLING
                 self._settle = 0
         elif st == _SETTLING:
@@ -463,13 +458,13 @@ class ShakeDetector:
     def _steady(self):
         """No trend over the last still_n samples (oldest vs newest third)."""
         d = self._drift
-        e = self._f3x - self._f1x
+        e = self._ex
         if e > d or e < -d:
             return False
-        e = self._f3y - self._f1y
+        e = self._ey
         if e > d or e < -d:
             return False
-        e = self._f3z - self._f1z
+        e = self._ez
         return -d <= e <= d
 
     def _upright(self):
