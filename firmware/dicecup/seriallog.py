@@ -135,8 +135,8 @@ class Lines:
     """A `write` for the host simulation: pieces in, whole lines (without the newline)
     appended to a list, as a serial port reader would see them."""
 
-    def __init__(self, lines=None):
-        self.lines = [] if lines is None else lines
+    def __init__(self, lines):
+        self.lines = lines
         self._part = []
 
     def __call__(self, s):

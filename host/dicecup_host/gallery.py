@@ -203,16 +203,16 @@ def dixmille_turn(lang, seat, rolled=True):
 def samples(lang):
     """[(name, Scene)] for every screen, in `lang`."""
     out = []
-    sc = Scene(lang)
+    sc = Scene(lang, None)
     sc.screen = "menu"
     sc.menu = ("menu_create", "menu_join", "menu_lang")
     out.append(("lobby-menu", sc))
-    sc = Scene(lang)
+    sc = Scene(lang, None)
     sc.screen = "code"
     sc.code = "47"
     sc.cursor = 2
     out.append(("lobby-code", sc))
-    sc = Scene(lang)                       # the code typed with three tables heard
+    sc = Scene(lang, None)                 # the code typed with three tables heard
     sc.screen = "tables"
     sc.tables = ((0x1234, "Ana", 2, 3, False), (0x4321, "Bernard", 5, 2, False), (0x5555, "Dolores", 3, 4, True))
     sc.cursor = 1

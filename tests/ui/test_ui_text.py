@@ -53,7 +53,7 @@ def test_width_is_the_box_that_is_drawn(font):
         assert x <= x0 and x1 <= x + w and y <= y0 and y1 <= y + font.HEIGHT
         assert x1 > x + w - font.WIDTH  # the last cell has ink
         box = fb.new()
-        fb.fill_rect(box, x, y, w, font.HEIGHT)
+        fb.fill_rect(box, x, y, w, font.HEIGHT, 1)
         assert bytes(a ^ b for a, b in zip(normal, inverse)) == box  # inverse = box minus glyphs
 
 

@@ -95,7 +95,7 @@ class Display:
             except OSError:
                 self._text_ok = False
 
-    def text(self, s, x, y, color=1):
+    def text(self, s, x, y, color):
         if not self._text_ok:
             return
         try:
@@ -103,7 +103,7 @@ class Display:
         except OSError:  # CPython without font5x8.bin
             self._text_ok = False
 
-    def line(self, row, s, invert=False):
+    def line(self, row, s, invert):
         """Text on one of the 8 rows of 8 pixels, cleared first; `invert` for a title bar."""
         y = row * 8
         self.fb.fill_rect(0, y, self.width, 8, 1 if invert else 0)
@@ -252,9 +252,9 @@ class Display:
     def message(self, title, lines):
         """A whole-screen notice: an inverted title bar and up to 7 lines under it."""
         self.fb.fill(0)
-        self.line(0, title, invert=True)
+        self.line(0, title, True)
         for i in range(min(len(lines), _ROWS - 1)):
-            self.text(lines[i][:_COLS], 0, 8 * (i + 1))
+            self.text(lines[i][:_COLS], 0, 8 * (i + 1), 1)
         self.show()
 
     def power(self, on):

@@ -6,7 +6,7 @@
     lang.game_word("menteur", "exact", "it")     -> "Tout pile !"
     lang.error("bid-too-low", "es")              -> "Apuesta demasiado baja"
     lang.place("shake")                          -> ("title", 128, "6x10")
-    lang.fits("shake", "de")                     -> True: fits with worst-case args
+    lang.fits("shake", "de", None)               -> True: fits with worst-case args
 
 Languages: LANGS = ("en", "fr", "de", "it", "es"), chosen per cup. A language is given
 by its code (or its index in LANGS).
@@ -124,8 +124,8 @@ WORDS = ("game", "call", "exact", "btn_call", "btn_exact", "bid", "special",
 class UnknownKey(KeyError):
     """A key no table holds: a typo in a screen, caught by the tests."""
 
-    def __init__(self, key, rules=None):
-        super().__init__("no such string: %r%s" % (key, " for %s" % rules if rules else ""))
+    def __init__(self, key):
+        super().__init__("no such string: %r" % (key,))
         self.key = key
 
 
@@ -1794,7 +1794,7 @@ def game_word(rules, word, lang):
     return tr(rules, word, lang)
 
 
-def error(code, lang, rules=None):
+def error(code, lang, rules):
     """What to show for an input the table refused with the engine's `code`
     (engine/errors.py); a code without a string of its own gets "Not allowed"."""
     name = "err:" + code
@@ -1838,7 +1838,7 @@ def worst(k):
     return tuple(WORST[ARG_KINDS.index(c)] for c in kinds)
 
 
-def fits(k, lang, rules=None):
+def fits(k, lang, rules):
     """Whether key `k` in `lang` (with `rules`' own words, if given), formatted with
     its worst-case arguments, fits the width of its place."""
     row = _row(k)

@@ -3,7 +3,7 @@ OLED's 1024-byte buffer. Pure drawing: the Scene is filled by the UI from the se
 View, the table's events and the cup's status, never from engine internals, so the
 same scene draws the same bytes on the cup, in the simulator and in the golden tests.
 
-    sc = Scene(lang="fr", rules="perudo")
+    sc = Scene("fr", "perudo")
     sc.view = cup.view(); sc.names = [...]; sc.controls = controls
     draw(buf, sc)             # picks the screen (`pick`), then its status overlays
 
@@ -43,7 +43,7 @@ _PITCH = const(13)       # my dice: a SMALL die and a pixel of air
 class Scene:
     """What the screen shows; the UI sets what it knows and leaves the rest."""
 
-    def __init__(self, lang="en", rules=None):
+    def __init__(self, lang, rules):
         self.lang = lang
         self.rules = rules
         self.screen = None     # a lobby screen by name ("menu", "code", "table"), else the game's
@@ -207,7 +207,7 @@ def _standing(buf, sc, none_key):
     yet, `none_key` across the line below."""
     v = sc.view
     if v.bid is not None:
-        _bid(buf, sc, v.bid[0], v.bid[1], _BAND, w=64)
+        _bid(buf, sc, v.bid[0], v.bid[1], _BAND, None, 64)
         text.centre(buf, sc.t("bid_by", sc.name(v.bidder)), _BAND + 13, SMALL, w=64)
     else:
         text.centre(buf, sc.t(none_key), _BAND + 12, BIG)
@@ -239,9 +239,9 @@ def _status(buf, sc, name):
     text.draw(buf, s[:(x - 9) // SMALL.WIDTH], 0, 0, SMALL)   # (room for the link mark)
     pct = sc.battery
     if pct is not None:      # the battery: a 12x6 box and its tip, filled by tenths
-        fb.rect(buf, x, 1, 12, 6)
-        fb.fill_rect(buf, x + 12, 3, 2, 2)
-        fb.fill_rect(buf, x + 1, 2, 0 if sc.low and pct < 10 else max(1, min(10, (pct + 5) // 10)), 4)
+        fb.rect(buf, x, 1, 12, 6, 1)
+        fb.fill_rect(buf, x + 12, 3, 2, 2, 1)
+        fb.fill_rect(buf, x + 1, 2, 0 if sc.low and pct < 10 else max(1, min(10, (pct + 5) // 10)), 4, 1)
     if not sc.link:
         text.draw(buf, "x", x - 7, 0, SMALL)
     fb.fill_rect(buf, 0, 8, 128, 1, 1 if name not in ("menu", "code", "tables") else 0)
@@ -249,7 +249,7 @@ def _status(buf, sc, name):
 
 def _banner(buf, title, line):
     fb.fill_rect(buf, 0, 18, 128, 37, 0)
-    fb.rect(buf, 0, 20, 128, 32)
+    fb.rect(buf, 0, 20, 128, 32, 1)
     text.centre(buf, title, 24, BIG)
     text.centre(buf, line, 38, SMALL)
 
@@ -265,7 +265,7 @@ def _game_menu(buf, sc, cursor):
     items = sc.game_menu
     h = len(items) * _LINE + 3
     fb.fill_rect(buf, 0, 58 - h, 128, h + 6, 0)   # (a clear band above: no half-lines)
-    fb.rect(buf, 0, 63 - h, 128, h + 1)
+    fb.rect(buf, 0, 63 - h, 128, h + 1, 1)
     for i in range(len(items)):
         label = sc.t(items[i])
         if items[i] == "menu_lang":      # "Language: English", as French spaces its colon
@@ -277,7 +277,7 @@ def _face(sc, f):
     return dice.shown(sc.rules or (sc.view.rules if sc.view else ""), f)
 
 
-def _bid(buf, sc, q, f, y, x=None, w=128):
+def _bid(buf, sc, q, f, y, x, w):
     """ "q x" and the face's die, centred in the first w columns (or from x); returns
     x after."""
     s = "%d \xd7" % q
@@ -303,7 +303,7 @@ def _counts(buf, sc, y):
 # ----- the lobby ------------------------------------------------------------------------
 def _menu(buf, sc):
     text.centre(buf, "Dice cups", 0, BIG)
-    fb.fill_rect(buf, 0, 11, 128, 1)
+    fb.fill_rect(buf, 0, 11, 128, 1, 1)
     first = max(0, min(sc.cursor - 2, len(sc.menu) - 3))   # three items show; the cursor's among them
     for i in range(first, min(len(sc.menu), first + 3)):
         item = sc.menu[i]
@@ -315,7 +315,7 @@ def _menu(buf, sc):
 def _tables(buf, sc):
     """Which table to join, when more than one is heard: the master's name and the game."""
     text.centre(buf, sc.t("tables"), 0, BIG)
-    fb.fill_rect(buf, 0, 11, 128, 1)
+    fb.fill_rect(buf, 0, 11, 128, 1, 1)
     tables = sc.tables
     if not tables:
         text.centre(buf, sc.t("tables_none"), 28, BIG)
@@ -436,13 +436,13 @@ def _entry(buf, sc):
     text.centre(buf, sc.t("your_turn"), _TOP + 1, BIG)
     if c.focus == 3:            # AT_DICE: the dice to pick, face up (no strip)
         if v.bid is not None:
-            _bid(buf, sc, v.bid[0], v.bid[1], 21)
+            _bid(buf, sc, v.bid[0], v.bid[1], 21, None, 128)
         faces = [_face(sc, f) for f in c.dice()]
         x = 2
         for i in range(len(faces)):
             dice.draw(buf, faces[i], x, 36, dice.SMALL, outline=bool(c.picked >> i & 1))
             if i == c.cursor:
-                fb.fill_rect(buf, x, 50, dice.SMALL, 2)
+                fb.fill_rect(buf, x, 50, dice.SMALL, 2, 1)
             x += dice.SMALL + 3
         text.draw(buf, sc.t("btn_ok"), x + 4, 38, SMALL, inverse=(c.cursor == len(faces)))
         text.centre(buf, sc.t("aside_hint"), 56, SMALL)
@@ -450,7 +450,7 @@ def _entry(buf, sc):
     _my_dice(buf, sc)
     if c.focus in (1, 2):       # AT_FACE, AT_QUANTITY: the standing bid, the one made
         if v.bid is not None:
-            _bid(buf, sc, v.bid[0], v.bid[1], _BAND, w=64)
+            _bid(buf, sc, v.bid[0], v.bid[1], _BAND, None, 64)
         s = "%d \xd7" % c.quantity
         w = text.width(s, BIG)
         x0 = (128 - w - 4 - dice.LARGE) // 2
@@ -521,7 +521,7 @@ def _spectator(buf, sc):
     text.centre(buf, sc.t("spectator"), _TOP + 1, BIG)
     text.centre(buf, sc.t("spectator_hint"), 22, SMALL)
     if v.bid is not None:
-        _bid(buf, sc, v.bid[0], v.bid[1], 32)
+        _bid(buf, sc, v.bid[0], v.bid[1], 32, None, 128)
     _counts(buf, sc, 56)
 
 

@@ -54,7 +54,7 @@ class Ui:
     def __init__(self, names=ctl.BOARD4, lang="en"):
         self.keys = keymap.Keymap(names)
         self.controls = ctl.Controls(names, len(GAME_MENU), self.keys)
-        self.sc = screens.Scene(lang)
+        self.sc = screens.Scene(lang, None)
         self.sc.menu = MENU
         self.sc.screen = "menu"
         self.sc.controls = self.controls
@@ -199,7 +199,7 @@ class Ui:
             sc.reveal["lines"].append((key, (sc.name(ev["seat"]),)))
         elif k == "rejected":
             code = ev["code"]
-            self._toast("err:" + code if _lang.error(code, "en") != _lang.t("err", "en") else "err", ())
+            self._toast("err:" + code if _lang.error(code, "en", None) != _lang.t("err", "en") else "err", ())
             if sc.view is not None:
                 self.controls.update(sc.view)
         elif k == "autoplay":    # a cup's own bot plays its seat (on), or its player again
