@@ -460,7 +460,7 @@ def markdown(b, pw):
 
 
 def load(name):
-    return fw_board.from_dict(json.loads((BOARDS / (name + ".json")).read_text()), name + ".json")
+    return fw_board.from_dict(json.loads((BOARDS / (name + ".json")).read_text()), name + ".json", None)
 
 
 def load_power(name, b=None):
