@@ -189,7 +189,7 @@ def whole(ui):
 
 def drawn_die(face, x, y):
     buf = fb.new()
-    dice.draw(buf, face, x, y, dice.SMALL)
+    dice.draw(buf, face, x, y, dice.SMALL, False)
     return buf
 
 

@@ -186,7 +186,7 @@ def _cup_dice(buf, sc, paint):
     x = 128 - (n + len(aside)) * _PITCH + 1    # flush right
     up = sc.peek and hand
     for i in range(n):
-        paint(buf, _face(sc, hand[i]) if up else dice.HIDDEN, x, _BAND, dice.SMALL)
+        paint(buf, _face(sc, hand[i]) if up else dice.HIDDEN, x, _BAND, dice.SMALL, False)
         x += _PITCH
     return x
 
@@ -285,7 +285,7 @@ def _bid(buf, sc, q, f, y, x, w):
     x0 = (w - bw) // 2 if x is None else x
     w = bw
     text.draw(buf, s, x0, y + 1, BIG)
-    dice.draw(buf, _face(sc, f), x0 + w - dice.SMALL, y, dice.SMALL)
+    dice.draw(buf, _face(sc, f), x0 + w - dice.SMALL, y, dice.SMALL, False)
     return x0 + w
 
 
@@ -402,7 +402,7 @@ def _shake(buf, sc):
     size = dice.LARGE if n <= 5 else dice.SMALL
     gap = 2
     x = (128 - n * (size + gap) + gap) // 2
-    dice.row(buf, [dice.HIDDEN] * n, x, 22, size, gap)
+    dice.row(buf, [dice.HIDDEN] * n, x, 22, size, gap, 0)
     text.centre(buf, sc.t("shake_hint"), 47, SMALL)
     text.centre(buf, sc.t("peek"), 56, SMALL)
 
