@@ -13,7 +13,7 @@ from dicecup.engine import new_game
 from dicecup.engine.actions import BANK, CHALLENGE, keep, reroll, roll
 from dicecup.events import Event
 from dicecup.hw.buttons import PRESS
-from dicecup.ui.controls import Controls
+from dicecup.ui.controls import BOARD4, Controls
 from dicecup.ui.keymap import COMMANDS
 from dicecup.ui.screens import Scene
 from dicecup.ui.ui import GAME_MENU, HINT_MENU, Ui
@@ -91,7 +91,7 @@ def _scene(g, seat, hands, lang, rules, **kw):
     sc.view = g.view(seat, hands[seat])
     sc.names = list(NAMES[:g.n])
     sc.battery = kw.pop("battery", 80)
-    c = Controls(menu_size=len(GAME_MENU))
+    c = Controls(BOARD4, len(GAME_MENU), None)
     c.update(sc.view)
     sc.controls = c
     sc.game_menu = GAME_MENU

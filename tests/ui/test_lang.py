@@ -154,7 +154,7 @@ def test_every_string_fits_its_place_with_its_widest_arguments_in_every_language
 
 
 def test_a_too_long_string_is_caught_and_named(monkeypatch):
-    row = ("planted", lang.BUTTON, "n", "Hi %s", None, "Hallo %s", None, None)
+    row = ("planted", lang._BUTTON, "n", "Hi %s", None, "Hallo %s", None, None)
     monkeypatch.setattr(lang, "_T", lang._T + (row,))
     assert not lang.fits("planted", "de", None) and not lang.fits("planted", "fr", None)
     bad = overflows()

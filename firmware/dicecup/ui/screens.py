@@ -29,15 +29,18 @@ rule set; Dix mille has no hint (the item is not offered).
 """
 from micropython import const
 
-from dicecup.ui import dice, fb, font_5x8, font_6x10, lang, text
+from dicecup.ui import dice, fb, lang, text
+from dicecup.ui import font_5x8 as SMALL, font_6x10 as BIG   # (no other name for them: a globals slot each)
 
-BIG = font_6x10
-SMALL = font_5x8
 _TOP = const(9)          # the body starts under the status strip
 _LINE = const(11)        # a 6x10 line with a pixel of air
 _BAND = const(22)        # the bid band: the standing bid left, my dice right; SMALL
                          # dice here have their face boxes in rows 24-31, page 3 alone
 _PITCH = const(13)       # my dice: a SMALL die and a pixel of air
+# a bot's seat: a small robot head (antenna, eyes, mouth), 5 x 6
+_BOT = const((0b00100, 0b11111, 0b10101, 0b11111, 0b10001, 0b11111))
+# the moves line's labels, by move (controls.M_*)
+_MOVE_KEYS = const(("", "btn_bid", "btn_call", "btn_exact", "btn_reroll", "btn_keep", "btn_roll", "btn_bank"))
 
 
 class Scene:
@@ -131,20 +134,37 @@ def draw(buf, sc):
         globals()["_" + name](buf, sc)
     _status(buf, sc, name)
     c = sc.controls
-    if not sc.screen and c is not None and c.focus == 4 and sc.game_menu:   # AT_MENU
-        _game_menu(buf, sc, c.menu)
-    if not sc.link:
-        _banner(buf, sc.t("link_lost"), sc.t("reconnecting"))
-    elif not sc.quorum:
-        _banner(buf, sc.t("quorum_wait"), sc.t("quorum_hint"))
-    elif sc.toast is not None:
-        _toast(buf, sc.t(sc.toast[0], *sc.toast[1]))
+    items = sc.game_menu
+    if not sc.screen and c is not None and c.focus == 4 and items:   # AT_MENU
+        # the game's menu (a long right / long back) over the screen: its items in a
+        # box, the cursor's inverted; ok picks, back closes
+        h = len(items) * _LINE + 3
+        fb.fill_rect(buf, 0, 58 - h, 128, h + 6, 0)   # (a clear band above: no half-lines)
+        fb.rect(buf, 0, 63 - h, 128, h + 1, 1)
+        for i in range(len(items)):
+            label = sc.t(items[i])
+            if items[i] == "menu_lang":      # "Language: English", as French spaces its colon
+                label += (" : " if sc.lang == "fr" else ": ") + sc.t("lang_name")
+            text.draw(buf, " " + label + " ", 2, 65 - h + i * _LINE, BIG, inverse=(i == c.menu))
+    banner = (("link_lost", "reconnecting") if not sc.link
+              else ("quorum_wait", "quorum_hint") if not sc.quorum else None)
+    if banner is not None:   # a box over the body
+        fb.fill_rect(buf, 0, 18, 128, 37, 0)
+        fb.rect(buf, 0, 20, 128, 32, 1)
+        text.centre(buf, sc.t(banner[0]), 24, BIG)
+        text.centre(buf, sc.t(banner[1]), 38, SMALL)
+    elif sc.toast is not None:   # a line at the foot
+        fb.fill_rect(buf, 0, 54, 128, 10, 1)
+        text.centre(buf, sc.t(sc.toast[0], *sc.toast[1]), 55, SMALL, inverse=True)
     return name
 
 
 # the parts of a screen `redraw` can draw alone, a bit each
 DICE = const(1)          # my dice in the bid band (a peek turns them)
 MOVES = const(2)         # the moves line, page 7 alone (the cursor moves on it)
+del const   # (compile-time only: with the fonts, the bot's head and the move keys
+            # folded, and the banner, toast and game menu drawn in draw(), 37 globals:
+            # a 304 B table, not 384)
 
 
 def in_view(sc, name):
@@ -245,32 +265,6 @@ def _status(buf, sc, name):
     if not sc.link:
         text.draw(buf, "x", x - 7, 0, SMALL)
     fb.fill_rect(buf, 0, 8, 128, 1, 1 if name not in ("menu", "code", "tables") else 0)
-
-
-def _banner(buf, title, line):
-    fb.fill_rect(buf, 0, 18, 128, 37, 0)
-    fb.rect(buf, 0, 20, 128, 32, 1)
-    text.centre(buf, title, 24, BIG)
-    text.centre(buf, line, 38, SMALL)
-
-
-def _toast(buf, s):
-    fb.fill_rect(buf, 0, 54, 128, 10, 1)
-    text.centre(buf, s, 55, SMALL, inverse=True)
-
-
-def _game_menu(buf, sc, cursor):
-    """The game's menu (a long right / long back) over the screen: its items in a box,
-    the cursor's inverted; ok picks, back closes."""
-    items = sc.game_menu
-    h = len(items) * _LINE + 3
-    fb.fill_rect(buf, 0, 58 - h, 128, h + 6, 0)   # (a clear band above: no half-lines)
-    fb.rect(buf, 0, 63 - h, 128, h + 1, 1)
-    for i in range(len(items)):
-        label = sc.t(items[i])
-        if items[i] == "menu_lang":      # "Language: English", as French spaces its colon
-            label += (" : " if sc.lang == "fr" else ": ") + sc.t("lang_name")
-        text.draw(buf, " " + label + " ", 2, 65 - h + i * _LINE, BIG, inverse=(i == cursor))
 
 
 def _face(sc, f):
@@ -387,9 +381,6 @@ def menu_label(sc, item):
     return sc.t(item)
 
 
-# a bot's seat: a small robot head (antenna, eyes, mouth), 5 x 6
-_BOT = (0b00100, 0b11111, 0b10101, 0b11111, 0b10001, 0b11111)
-
 
 # ----- the round ------------------------------------------------------------------------
 def _shake(buf, sc):
@@ -464,7 +455,6 @@ def _entry(buf, sc):
     _moves(buf, sc, c)
 
 
-_MOVE_KEYS = ("", "btn_bid", "btn_call", "btn_exact", "btn_reroll", "btn_keep", "btn_roll", "btn_bank")
 
 
 def _reveal(buf, sc):
