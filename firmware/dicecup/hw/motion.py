@@ -159,42 +159,51 @@ class ShakeDetector:
     """Shake-to-roll over accelerometer samples; see the module docstring."""
 
     def __init__(self, rate_hz=100, settings=None):
-        s = dict(SETTINGS)   # while the detector is made only (garbage after)
         if settings:
-            from dicecup.settings import merged
-            s = merged(s, settings, "shake setting")
+            names = [k for k, _ in SETTINGS]
+            for k in settings:
+                if k not in names:
+                    raise ValueError("unknown shake setting: %s" % k)
+
+        def s(name):
+            # a setting: its override, else the table's (read in place: no dict made)
+            if settings and name in settings:
+                return settings[name]
+            for k, v in SETTINGS:
+                if k == name:
+                    return v
         if not 10 <= rate_hz <= 5000:
             raise ValueError("rate_hz out of range: %r" % (rate_hz,))
-        self._kg = _shift(s["gravity_ms"], rate_hz)
-        self._kb = _shift(s["band_ms"], rate_hz)
-        sw = s["swing_mg"] >> 2                       # vectors are compared in 4 mg units
+        self._kg = _shift(s("gravity_ms"), rate_hz)
+        self._kb = _shift(s("band_ms"), rate_hz)
+        sw = s("swing_mg") >> 2                       # vectors are compared in 4 mg units
         self._swing2 = sw * sw
-        self._rmin = _samples(s["reversal_min_ms"], rate_hz)
-        self._rmax = _samples(s["reversal_max_ms"], rate_hz)
-        self._need = s["shake_reversals"]
-        self._shake_min = _samples(s["shake_min_ms"], rate_hz)
-        self._shake_end = _samples(s["shake_end_ms"], rate_hz)
-        r = s["sustain_pct"]
+        self._rmin = _samples(s("reversal_min_ms"), rate_hz)
+        self._rmax = _samples(s("reversal_max_ms"), rate_hz)
+        self._need = s("shake_reversals")
+        self._shake_min = _samples(s("shake_min_ms"), rate_hz)
+        self._shake_end = _samples(s("shake_end_ms"), rate_hz)
+        r = s("sustain_pct")
         self._sustain = (r * r * 256 + 5000) // 10000      # (pct/100)^2 in 1/256
-        self._still_tol = s["still_mg"]
-        self._still_n = _samples(s["still_ms"], rate_hz)
+        self._still_tol = s("still_mg")
+        self._still_n = _samples(s("still_ms"), rate_hz)
         w = self._still_n
         self._third = w // 3 if w >= 3 else 1
-        self._drift = s["drift_mg"] * self._third
+        self._drift = s("drift_mg") * self._third
         self._w = [0] * (3 * w)                        # the last still_n samples: x, y, z rings
-        self._land = s["land_mg"]
-        self._land_n = _samples(s["land_ms"], rate_hz)
-        self._home = s["home_mg"]
-        self._home_learn = _samples(s["home_learn_ms"], rate_hz)
-        self._unsure = _samples(s["unsure_ms"], rate_hz)
+        self._land = s("land_mg")
+        self._land_n = _samples(s("land_ms"), rate_hz)
+        self._home = s("home_mg")
+        self._home_learn = _samples(s("home_learn_ms"), rate_hz)
+        self._unsure = _samples(s("unsure_ms"), rate_hz)
         import math   # (here, not a global: one use)
-        c = math.cos(math.radians(s["upright_deg"]))
+        c = math.cos(math.radians(s("upright_deg")))
         self._cos2 = int(c * c * 256 + 0.5)            # cos^2 in 1/256
-        lo = (1000 - s["gravity_tol_mg"]) >> 2
-        hi = (1000 + s["gravity_tol_mg"]) >> 2
+        lo = (1000 - s("gravity_tol_mg")) >> 2
+        hi = (1000 + s("gravity_tol_mg")) >> 2
         self._g2lo = lo * lo
         self._g2hi = hi * hi
-        self._settle_max = _samples(s["settle_max_ms"], rate_hz)
+        self._settle_max = _samples(s("settle_max_ms"), rate_hz)
         self._pool = bytearray(32)
         self._mixed = 0
         self.reset()
