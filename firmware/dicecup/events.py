@@ -148,10 +148,10 @@ class Bus:
         self.listeners = []   # (fn, highest scope wanted)
         self.count = 0        # local/private events so far (their index)
 
-    def listen(self, fn, private=False):
+    def listen(self, fn, private):
         self.listeners.append((fn, PRIVATE if private else LOCAL))
 
-    def wanted(self, scope=PUBLIC):
+    def wanted(self, scope):
         """Whether anybody listens at this scope (else no event need be built)."""
         for fn, top in self.listeners:
             if scope <= top:

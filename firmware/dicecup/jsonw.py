@@ -22,6 +22,7 @@ class Obj:
 
 _SHORT = const('"\\\n\r\t\b\f')       # the characters with a short escape: \" \\ \n \r \t \b \f
 _SHORT_AS = const('"\\nrtbf')
+del const   # (compile-time only: one globals slot fewer, a 48 B table, not 64)
 
 
 def string(s, out):

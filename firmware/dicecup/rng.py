@@ -10,7 +10,7 @@ class Rng:
     """xorshift32 with `random()` in [0, 1) and `randrange(n)`: a seed means the same
     run on every runtime."""
 
-    def __init__(self, seed=1):
+    def __init__(self, seed):
         s = (seed * 2654435761 + 0x9E3779B9) & 0xFFFFFFFF
         self._s = s or 0x6D2B79F5
         for _ in range(4):

@@ -126,20 +126,3 @@ class SerialLog:
                 w('{"k":"resend","tb":%d,"tm":%d,"v":%d,"t":%d,"cup":%d,"hex":"' % (tb, term, v, cup.now, me))
                 w(hexlify(op).decode())
                 w('"}\n')
-
-
-class Lines:
-    """A `write` for the host simulation: pieces in, whole lines (without the newline)
-    appended to a list, as a serial port reader would see them."""
-
-    def __init__(self, lines=None):
-        self.lines = [] if lines is None else lines
-        self._part = []
-
-    def __call__(self, s):
-        if s.endswith("\n"):
-            self._part.append(s[:-1])
-            self.lines.append("".join(self._part))
-            self._part = []
-        else:
-            self._part.append(s)

@@ -40,6 +40,6 @@ def merged(defaults, overrides, what):
     return s
 
 
-def waits(overrides=None):
+def waits(overrides):
     """The waits table with `overrides` applied (ValueError for an unknown name)."""
     return merged(WAITS, overrides, "wait")

@@ -30,7 +30,3 @@ class ShakeToRoll:
             self.used += 1
             return True
         return False
-
-    def feed(self, x, y, z):
-        """One sample in g."""
-        return self.feed_mg(round(x * 1000), round(y * 1000), round(z * 1000))

@@ -127,7 +127,7 @@ def board_file(board=None):
     except ValueError as e:
         raise BundleError("board file %s is not valid JSON: %s" % (board, e))
     try:
-        fw_board.from_dict(data, str(path))
+        fw_board.from_dict(data, str(path), None)
     except BoardError as e:
         raise BundleError("board file %s: %s" % (board, e))
     return path.resolve()

@@ -17,7 +17,26 @@ from dicecup.net.cup import Cup
 from dicecup.net.pump import pump
 from dicecup.net.sim import Clock, Medium
 from dicecup.net.memstore import MemStore
-from dicecup.seriallog import Lines, SerialLog
+from dicecup.seriallog import SerialLog
+
+
+class Lines:
+    """A `write` for a simulated cup's serial port: pieces in, whole lines (without the
+    newline) appended to a list, as a serial port reader would see them. (Here, not in
+    dicecup/seriallog.py: no cup needs it in its RAM.)"""
+
+    def __init__(self, lines):
+        self.lines = lines
+        self._part = []
+
+    def __call__(self, s):
+        if s.endswith("\n"):
+            self._part.append(s[:-1])
+            self.lines.append("".join(self._part))
+            self._part = []
+        else:
+            self._part.append(s)
+
 
 NAMES = ("ana", "ben", "cy", "dee", "eli", "fay")
 TICK_MS = 5

@@ -79,7 +79,7 @@ def _check(args):
             bad += 1
             continue
         try:
-            b = board.from_dict(data, path)
+            b = board.from_dict(data, path, None)
             m = mechanical.board_mechanical(data, path)
             powerspec.check(data, b)      # (host-side: the cup never reads "power")
         except BoardError as e:

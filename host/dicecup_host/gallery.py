@@ -13,7 +13,7 @@ from dicecup.engine import new_game
 from dicecup.engine.actions import BANK, CHALLENGE, keep, reroll, roll
 from dicecup.events import Event
 from dicecup.hw.buttons import PRESS
-from dicecup.ui.controls import Controls
+from dicecup.ui.controls import BOARD4, Controls
 from dicecup.ui.keymap import COMMANDS
 from dicecup.ui.screens import Scene
 from dicecup.ui.ui import GAME_MENU, HINT_MENU, Ui
@@ -91,7 +91,7 @@ def _scene(g, seat, hands, lang, rules, **kw):
     sc.view = g.view(seat, hands[seat])
     sc.names = list(NAMES[:g.n])
     sc.battery = kw.pop("battery", 80)
-    c = Controls(menu_size=len(GAME_MENU))
+    c = Controls(BOARD4, len(GAME_MENU), None)
     c.update(sc.view)
     sc.controls = c
     sc.game_menu = GAME_MENU
@@ -203,16 +203,16 @@ def dixmille_turn(lang, seat, rolled=True):
 def samples(lang):
     """[(name, Scene)] for every screen, in `lang`."""
     out = []
-    sc = Scene(lang)
+    sc = Scene(lang, None)
     sc.screen = "menu"
     sc.menu = ("menu_create", "menu_join", "menu_lang")
     out.append(("lobby-menu", sc))
-    sc = Scene(lang)
+    sc = Scene(lang, None)
     sc.screen = "code"
     sc.code = "47"
     sc.cursor = 2
     out.append(("lobby-code", sc))
-    sc = Scene(lang)                       # the code typed with three tables heard
+    sc = Scene(lang, None)                 # the code typed with three tables heard
     sc.screen = "tables"
     sc.tables = ((0x1234, "Ana", 2, 3, False), (0x4321, "Bernard", 5, 2, False), (0x5555, "Dolores", 3, 4, True))
     sc.cursor = 1

@@ -59,6 +59,6 @@ def covered(label):
     from dicecup.ui import fb, text as uitext
     buf = fb.new()
     fb.fill(buf, 0)
-    fb.rect(buf, 8, 20, W - 16, 24)
+    fb.rect(buf, 8, 20, W - 16, 24, 1)
     uitext.centre(buf, label, 27)
     return [[fb.get(buf, x, y) for x in range(W)] for y in range(H)]

@@ -460,13 +460,13 @@ def markdown(b, pw):
 
 
 def load(name):
-    return fw_board.from_dict(json.loads((BOARDS / (name + ".json")).read_text()), name + ".json")
+    return fw_board.from_dict(json.loads((BOARDS / (name + ".json")).read_text()), name + ".json", None)
 
 
 def load_power(name, b=None):
     """(Board, Power) of a board file; a file without a power section cannot be drawn."""
     d = json.loads((BOARDS / (name + ".json")).read_text())
-    b = b or fw_board.from_dict(d, name + ".json")
+    b = b or fw_board.from_dict(d, name + ".json", None)
     pw = powerspec.check(d, b)
     if pw is None:
         raise BoardError(b.name, "power", "missing: the wiring needs the charger, regulator and divider",

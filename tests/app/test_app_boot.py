@@ -36,7 +36,7 @@ def check_lobby(r):
     assert r.rc == 0, r.text()
     s = r.screens["alone"]
     assert s["on"] and s["same"], s       # the OLED holds what screens.draw makes of the Scene
-    assert s["screen"] == "menu" and s["menu"] == list(ui.MENU) and s["cursor"] == 0, s
+    assert s["screen"] == "menu" and s["menu"] == list(ui._MENU) and s["cursor"] == 0, s
     s = r.screens["games"]
     assert s["same"] and s["screen"] == "menu" and s["menu"] == list(RULES) and s["cursor"] == 0, s
     s = r.screens["master"]

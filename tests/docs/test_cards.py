@@ -197,7 +197,7 @@ def test_the_gestures_on_the_cards_are_the_keymaps():
     assert four.command(PRESS, back) == BACK and four.command(LONG, back) == MENU
     assert xiao.gesture(BACK) == (LONG, left) and xiao.gesture(MENU) == (LONG, right)
     assert inspect.signature(buttons.Buttons.__init__).parameters["long_ms"].default == 700
-    assert ui.PEEK_MS == 3000
+    assert ui._PEEK_MS == 3000
     from dicecup.settings import WAITS
     assert WAITS["bot_ms"] == 60000                 # "after a minute its own bot plays for you"
     boards = ROOT / "hardware" / "boards"

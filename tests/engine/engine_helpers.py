@@ -25,7 +25,7 @@ def set_dice(g, counts):
     assert g.public()["phase"] == "roll"
     g.dice[:] = counts
     if g.turn >= 0 and not g.dice[g.turn]:
-        g.turn = g.next_active(g.turn)
+        g.turn = g.next_active(g.turn, 0)
     return loads(g.dumps())
 
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from dicecup.events import LOCAL, Event
-from dicecup.seriallog import Lines as CupLines
+from dicecup_host.cluster import Lines as CupLines
 from dicecup.seriallog import SerialLog
 from dicecup_host import gamelog, replay, stats
 from dicecup_host.cluster import Cluster

@@ -16,7 +16,8 @@ import pytest
 from cable import WAIT_S, Cable
 from procout import Reader
 
-from dicecup.seriallog import Lines, SerialLog
+from dicecup.seriallog import SerialLog
+from dicecup_host.cluster import Lines
 from dicecup_host import gamelog
 from dicecup_host.cluster import Cluster
 

@@ -82,7 +82,7 @@ def test_a_broken_board_names_board_and_key(mutate, key, words):
     d = copy.deepcopy(BASE)
     mutate(d)
     with pytest.raises(BoardError) as err:
-        board.from_dict(d, "/board.json")
+        board.from_dict(d, "/board.json", None)
     e = err.value
     assert e.board == "esp32-devkitc" and e.key == key, str(e)
     assert words in str(e)

@@ -27,7 +27,7 @@ def test_slices_and_repeated_start(fake_machine):
     i2c = bus(w)
     i2c.writeto(0x18, bytearray(b"\x00\x20\x57\x99"), start=1, end=3)  # CTRL_REG1 = 0x57
     buf = bytearray(4)
-    i2c.writeto_then_readfrom(0x18, b"\x0f\x20", buf, out_end=1, in_start=1, in_end=2)
+    i2c.writeto_then_readfrom(0x18, b"\x0f\x20", buf, out_start=0, out_end=1, in_start=1, in_end=2)
     assert buf == bytearray(b"\x00\x33\x00\x00")
     i2c.writeto(0x18, b"\x20")
     i2c.readfrom_into(0x18, buf, start=2)

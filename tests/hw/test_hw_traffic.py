@@ -43,7 +43,7 @@ from dicecup.hw.i2c import I2C
 w = world.reset()
 acc = lis3dh.Lis3dh(w, 0x18)
 oled = ssd1306.Ssd1306(w, 0x3C)
-i2c = I2C(machine.I2C(0, scl=machine.Pin(22), sda=machine.Pin(21), freq=400000))
+i2c = I2C(machine.I2C(0, scl=machine.Pin(22), sda=machine.Pin(21), freq=400000), 21, 22)
 out = print
 """
 

@@ -104,7 +104,7 @@ def test_settings_table():
         ShakeDetector(100, {"no_such_setting": 1})
     with pytest.raises(ValueError):
         ShakeDetector(3)
-    assert all(isinstance(v, int) for v in SETTINGS.values())
+    assert all(isinstance(v, int) for v in dict(SETTINGS).values())
     # the table is what the detector uses: demand ten times the reversals, no shake rolls
     p = next(p for p in LIB if "shake-vigorous" in p.name)
     tr = traces.load(p)
@@ -161,7 +161,7 @@ def test_a_pause_in_the_air_is_not_a_landing():
 def test_a_soft_set_down_still_rolls_after_unsure_ms():
     """Set down so softly that nothing jolts: not a sure landing, so the roll waits for
     unsure_ms of rest -- late, but not lost."""
-    wait = SETTINGS["unsure_ms"]
+    wait = dict(SETTINGS)["unsure_ms"]
     for seed in range(4):
         rolls, settled = _shake_then(seed, stop_s=None, hold_s=0.0, speed=0.0)
         assert len(rolls) == 1 and wait - 150 <= rolls[0] - settled <= wait + 150, (seed, rolls, settled)

@@ -234,7 +234,7 @@ def test_shake_to_roll_on_the_cup_uses_the_motion_detector():
                 trace = others[len(self.played)] if len(self.played) < len(others) else shake
                 self.played.append(Path(trace.name).name)
                 for x, y, z in trace.samples:
-                    self.roller.feed(x, y, z)
+                    self.roller.feed_mg(round(x * 1000), round(y * 1000), round(z * 1000))
             return now + 100
 
     hand = {}

@@ -147,11 +147,11 @@ def test_bluff_set_aside_dice_are_seen_by_everyone():
 def test_for_view_judges_the_standing_bid_and_takes_an_action_int():
     g = small_table("liars", [2, 3])
     g.start_round()
-    assert odds.for_view(g.view(ANA, [4, 4])) is None   # no bid yet
+    assert odds.for_view(g.view(ANA, [4, 4]), None) is None   # no bid yet
     g.apply(ANA, bid(3, 4))
     v = g.view(BEN, [4, 2, 2])
-    assert odds.for_view(v) == odds.for_view(v, (3, 4)) == odds.for_view(v, bid(3, 4))
-    assert F(odds.for_view(v)[0]) == Fraction(1, 36)     # one 4 seen: both unseen must be 4s
+    assert odds.for_view(v, None) == odds.for_view(v, (3, 4)) == odds.for_view(v, bid(3, 4))
+    assert F(odds.for_view(v, None)[0]) == Fraction(1, 36)     # one 4 seen: both unseen must be 4s
 
 
 # --- screens ------------------------------------------------------------------------------

@@ -115,7 +115,7 @@ def table(rules, seats=3, opener=0, **options):
 
 
 def model(g, seat, hand=None, names=BOARD4):
-    c = Controls(names, menu_size=3)
+    c = Controls(names, 3, None)
     c.update(g.view(seat, hand))
     return c
 

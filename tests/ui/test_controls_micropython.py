@@ -38,11 +38,11 @@ import gc
 from dicecup.engine import new_game
 from dicecup.engine.actions import bid
 from dicecup.ui import keymap as K
-from dicecup.ui.controls import AT_DICE, AT_FACE, AT_QUANTITY, Controls
+from dicecup.ui.controls import AT_DICE, AT_FACE, AT_QUANTITY, BOARD4, Controls
 g = new_game("bluff", 4, {"reroll": True}, opener=0)
 g.start_round()
 g.apply(0, bid(3, 4))
-c = Controls()
+c = Controls(BOARD4, 0, None)
 c.update(g.view(1, [2, 3, 3, 6, 5]))
 
 def burst(cmds, n):
@@ -76,6 +76,6 @@ def test_presses_allocate_nothing_inside_micropython(upy):
 
 
 def test_the_model_is_frozen_into_the_32_bit_build(fw32):
-    res = fw32.run_code("from dicecup.ui.controls import Controls\nprint(Controls().keys.command(1, 2))")
+    res = fw32.run_code("from dicecup.ui.controls import BOARD4, Controls\nprint(Controls(BOARD4, 0, None).keys.command(1, 2))")
     assert res.returncode == 0, res.stdout.decode() + res.stderr.decode()
     assert res.stdout.decode().strip() == "3"  # press ok -> OK

@@ -154,9 +154,9 @@ def test_every_string_fits_its_place_with_its_widest_arguments_in_every_language
 
 
 def test_a_too_long_string_is_caught_and_named(monkeypatch):
-    row = ("planted", lang.BUTTON, "n", "Hi %s", None, "Hallo %s", None, None)
+    row = ("planted", lang._BUTTON, "n", "Hi %s", None, "Hallo %s", None, None)
     monkeypatch.setattr(lang, "_T", lang._T + (row,))
-    assert not lang.fits("planted", "de") and not lang.fits("planted", "fr")
+    assert not lang.fits("planted", "de", None) and not lang.fits("planted", "fr", None)
     bad = overflows()
     assert bad and all("planted" in b for b in bad)
     assert "planted [de] 'Hallo MMMMMMMM': 70 px > button 42 px (8 characters at most)" in bad
@@ -204,10 +204,10 @@ def test_every_engine_error_code_has_its_string():
     for code in CODES:
         assert "err:" + code in lang.keys(), code
         for lg in lang.LANGS:
-            assert lang.error(code, lg) != lang.t("err", lg), (code, lg)
-    assert lang.error("a-code-from-the-future", "it") == "Non consentito"
+            assert lang.error(code, lg, None) != lang.t("err", lg), (code, lg)
+    assert lang.error("a-code-from-the-future", "it", None) == "Non consentito"
     assert lang.error("bid-too-low", "de", "bluff") == "Wette zu niedrig"
-    assert lang.error("bid-too-low", "de") == "Gebot zu niedrig"
+    assert lang.error("bid-too-low", "de", None) == "Gebot zu niedrig"
 
 
 def test_every_join_failure_has_its_string():
@@ -315,7 +315,7 @@ import micropython
 from dicecup.ui import lang
 for k in lang.keys():
     for l in lang.LANGS:
-        print(k, l, lang.fits(k, l), lang.t(k, l, *lang.worst(k)))
+        print(k, l, lang.fits(k, l, None), lang.t(k, l, *lang.worst(k)))
 for r in lang.RULES:
     for w in lang.WORDS:
         print(r, w, "|".join([lang.game_word(r, w, l) for l in lang.LANGS]))
@@ -340,7 +340,7 @@ def cpython_listing():
     out = []
     for k in lang.keys():
         for lg in lang.LANGS:
-            out.append("%s %s %s %s" % (k, lg, lang.fits(k, lg), lang.t(k, lg, *lang.worst(k))))
+            out.append("%s %s %s %s" % (k, lg, lang.fits(k, lg, None), lang.t(k, lg, *lang.worst(k))))
     for r in RULES:
         for w in lang.WORDS:
             out.append("%s %s %s" % (r, w, "|".join(lang.game_word(r, w, lg) for lg in lang.LANGS)))
@@ -370,7 +370,7 @@ def test_frozen_in_the_32_bit_build_it_costs_almost_no_ram(fw32):
     only its functions and globals."""
     code = ("import gc\ngc.collect()\na0 = gc.mem_alloc()\nfrom dicecup.ui import lang\n"
             "gc.collect()\na1 = gc.mem_alloc()\n"
-            "n = sum(1 for k in lang.keys() for l in lang.LANGS if lang.fits(k, l))\n"
+            "n = sum(1 for k in lang.keys() for l in lang.LANGS if lang.fits(k, l, None))\n"
             "print(a1 - a0, n, len(lang.keys()) * 5, lang.__file__)\n")
     res = fw32.run_code(code)
     assert res.returncode == 0, res.stderr.decode()

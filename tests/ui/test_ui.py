@@ -6,7 +6,7 @@ from dicecup.engine import RULES, new_game
 from dicecup.events import Event
 from dicecup.hw.buttons import BOTH, LONG, PRESS
 from dicecup.ui import dice, fb
-from dicecup.ui.ui import PEEK_MS, REVEAL_MS, Ui
+from dicecup.ui.ui import _PEEK_MS as PEEK_MS, _REVEAL_MS as REVEAL_MS, Ui
 
 LEFT, OK, RIGHT, BACK = 1, 2, 4, 8      # the 4-button boards' order: left, ok, right, back
 
@@ -128,11 +128,11 @@ def test_a_peek_with_another_change_or_into_another_buffer_draws_the_whole_scree
     ui.tick(1000)
     ui.draw(buf)
     ui.on_buttons(LONG, OK)
-    ui.status(link=False)                             # the link lost too: a banner
+    ui.status(link=False, quorum=None, battery_pct=None, low_battery=None)   # the link lost too: a banner
     assert ui.tick(1001) is True
     ui.draw(buf)
     assert bytes(buf) == whole(ui)
-    ui.status(link=True)
+    ui.status(link=True, quorum=None, battery_pct=None, low_battery=None)
     ui.tick(1002)
     ui.draw(buf)
     ui.tick(1002 + PEEK_MS)                           # the peek ends, Ben bids ...
@@ -189,7 +189,7 @@ def whole(ui):
 
 def drawn_die(face, x, y):
     buf = fb.new()
-    dice.draw(buf, face, x, y, dice.SMALL)
+    dice.draw(buf, face, x, y, dice.SMALL, False)
     return buf
 
 
@@ -222,7 +222,7 @@ def test_shake_roll_and_reveal_screens_follow_the_events():
 
 def test_status_and_toasts_are_drawn_over_any_screen():
     ui = Ui()
-    ui.status(link=False)
+    ui.status(link=False, quorum=None, battery_pct=None, low_battery=None)
     buf = fb.new()
     ui.draw(buf)
     lost = bytes(buf)
@@ -352,7 +352,7 @@ def test_a_seat_taken_over_by_a_bot_and_given_back_shows_on_the_screen(monkeypat
 
 
 def test_bluffs_roll_off_is_shown_with_who_opens_then_the_shake(monkeypatch):
-    from dicecup.ui.ui import ROLLOFF_MS
+    from dicecup.ui.ui import _ROLLOFF_MS as ROLLOFF_MS
     for seed in range(40):
         g = new_game("bluff", 3, {}, rng=random.Random(seed))
         if len(g.opening) > 3:

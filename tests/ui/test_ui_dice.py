@@ -117,19 +117,19 @@ def test_row_draws_side_by_side_and_outlines_by_mask():
     end = dice.row(buf, (1, 2, dice.STAR), 3, 5, dice.SMALL, 2, 0b010)
     assert end == 3 + 3 * (dice.SMALL + 2)
     ref = fb.new()
-    dice.draw(ref, 1, 3, 5, dice.SMALL)
+    dice.draw(ref, 1, 3, 5, dice.SMALL, False)
     dice.draw(ref, 2, 17, 5, dice.SMALL, True)
-    dice.draw(ref, dice.STAR, 31, 5, dice.SMALL)
+    dice.draw(ref, dice.STAR, 31, 5, dice.SMALL, False)
     assert buf == ref
-    assert dice.row(fb.new(), b"", 9, 0) == 9
+    assert dice.row(fb.new(), b"", 9, 0, dice.SMALL, 1, 0) == 9
 
 
 def test_a_wrong_size_or_face_is_an_error():
     with pytest.raises(ValueError):
-        dice.draw(fb.new(), 1, 0, 0, 16)
+        dice.draw(fb.new(), 1, 0, 0, 16, False)
     for face in (9, -1, 100):
         with pytest.raises(ValueError):
-            dice.draw(fb.new(), face, 0, 0)
+            dice.draw(fb.new(), face, 0, 0, dice.LARGE, False)
 
 
 @settings(max_examples=200, deadline=None)

@@ -53,7 +53,7 @@ def test_width_is_the_box_that_is_drawn(font):
         assert x <= x0 and x1 <= x + w and y <= y0 and y1 <= y + font.HEIGHT
         assert x1 > x + w - font.WIDTH  # the last cell has ink
         box = fb.new()
-        fb.fill_rect(box, x, y, w, font.HEIGHT)
+        fb.fill_rect(box, x, y, w, font.HEIGHT, 1)
         assert bytes(a ^ b for a, b in zip(normal, inverse)) == box  # inverse = box minus glyphs
 
 
@@ -78,7 +78,7 @@ def test_utf8_bytes_draw_as_their_str():
 def test_malformed_utf8_gives_one_placeholder_per_stray_byte():
     for raw, cells in [(b"\xff", 1), (b"a\x80b", 3), (b"\xc3", 1), (b"\xe2\x98", 2), (b"\xc3(", 2), (b"\xf8\x88", 2)]:
         buf, end = drawn(raw, 0, 0, font_6x10)
-        assert end == cells * 6 == text.width(raw), raw
+        assert end == cells * 6 == text.width(raw, text.FONT), raw
     buf, _ = drawn(b"\xc3(", 0, 0, font_6x10)
     ref, _ = drawn("\u2605(", 0, 0, font_6x10)
     assert buf == ref
@@ -86,7 +86,7 @@ def test_malformed_utf8_gives_one_placeholder_per_stray_byte():
 
 def test_an_empty_string_draws_nothing():
     buf, end = drawn("", 40, 20, font_6x10, True)
-    assert buf == fb.new() and end == 40 and text.width("") == 0
+    assert buf == fb.new() and end == 40 and text.width("", text.FONT) == 0
 
 
 def test_centre_and_right():
@@ -97,7 +97,7 @@ def test_centre_and_right():
     assert text.right(buf, "OK", 20, font_5x8, end=64) == 54
     long = "x" * 30
     assert text.centre(buf, long, 40) == 0  # too wide: its beginning shows
-    assert text.cols() == 21 and text.cols(font_5x8) == 25 and text.cols(font_6x10, 60) == 10
+    assert text.cols(text.FONT, 128) == 21 and text.cols(font_5x8, 128) == 25 and text.cols(font_6x10, 60) == 10
 
 
 def test_a_full_screen_of_the_main_font_is_21_by_6():

@@ -52,7 +52,7 @@ def screen_state(c):
 
 
 def fresh(view, names, menu_size=1):
-    c = Controls(names, menu_size=menu_size)
+    c = Controls(names, menu_size, None)
     c.update(view)
     return c
 

@@ -41,7 +41,7 @@ def _table():
     return bytearray(256) if _UPY else [0] * 256
 
 
-def _nonzero(src, keep=None):
+def _nonzero(src, keep):
     """The nonzero bytes of `src` that `keep` accepts (all when None), in order, as a
     bytearray of just their number: no list on the way (at a 30-dice table a list of
     the ladder is the 1 KB block a fragmented ESP32 heap no longer has)."""
@@ -170,7 +170,7 @@ class Bidding:
         a = self.aside[seat]
         return self.dice[seat] - (len(unpack(a)) if a else 0)
 
-    def next_active(self, seat, also=0):
+    def next_active(self, seat, also):
         """The next seat after `seat` holding dice (or in the bitmask `also`), or -1."""
         n = self.n
         for i in range(1, n + 1):
@@ -245,7 +245,7 @@ class Bidding:
             for q in range(1, top + 1):
                 for f in self.FACES:
                     by_rank[self.rank(q, f)] = q << 3 | f
-            lad = _nonzero(by_rank)    # a bid fits a byte: a quarter of a list
+            lad = _nonzero(by_rank, None)    # a bid fits a byte: a quarter of a list
             by_rank = None
             after = _table()
             for i in range(len(lad)):
@@ -405,7 +405,7 @@ class Bidding:
                     if t == self.n:
                         t = 0
                     if not self.dice[t]:
-                        t = self.next_active(seat)
+                        t = self.next_active(seat, 0)
                     self.turn = self._act = t
                     return [("bid", seat, action >> 3, action & 7)]
             elif action == CHALLENGE and b and self.dice[seat]:
@@ -469,7 +469,7 @@ class Bidding:
         self.bidder = seat
         self.rerolled = 0
         t = seat + 1
-        self.turn = self._act = t if t < self.n and self.dice[t] else self.next_active(seat)
+        self.turn = self._act = t if t < self.n and self.dice[t] else self.next_active(seat, 0)
         return [("bid", seat, q, f)]
 
     def _apply_call(self, seat, call):
@@ -528,7 +528,7 @@ class Bidding:
         self.phase = ROLL
         self._act = None
         self._clear()
-        self.turn = self.opener if self.dice[self.opener] else self.next_active(self.opener)
+        self.turn = self.opener if self.dice[self.opener] else self.next_active(self.opener, 0)
         return [("replay", self.round, self.turn)]
 
     def forfeit(self, seat):
@@ -701,7 +701,7 @@ class Bidding:
                     events.append(("win", self.winner()))
                 return events
         if not dice[opener]:
-            opener = self.next_active(opener)
+            opener = self.next_active(opener, 0)
         self.turn = opener
         sp = self._next_special(reduced, alive) if reduced else NORMAL
         if sp != self.special:  # mostly the class default: no store

@@ -81,7 +81,7 @@ class Accel:
         sg = self._sg
         return (sg[0] * raw[ax[0]] * s, sg[1] * raw[ax[1]] * s, sg[2] * raw[ax[2]] * s)
 
-    def _reg(self, reg, value=None):
+    def _reg(self, reg, value):
         if value is None:
             return self.driver._read_register_byte(reg)
         self.driver._write_register_byte(reg, value)
@@ -92,32 +92,32 @@ class Accel:
         `duration_ms`; the chip runs at `rate_hz` (low current) until `disarm_wake()`.
         Returns the register values written, for the record."""
         if self._wake_ctrl1 is None:
-            self._wake_ctrl1 = self._reg(_CTRL1)
+            self._wake_ctrl1 = self._reg(_CTRL1, None)
         self._reg(_CTRL1, ((_RATES.index(rate_hz) + 1) << 4) | 0x07)
         ths = int(threshold_g * 1000.0 / _THS_MG[_RANGES.index(self.range_g)] + 0.999)
         ths = 1 if ths < 1 else (127 if ths > 127 else ths)
         dur = int(duration_ms * rate_hz / 1000)
         dur = 127 if dur > 127 else dur
         self._reg(_CTRL2, 0x01)  # high-pass filter on the INT1 generator
-        self._reg(_CTRL5, self._reg(_CTRL5) | 0x08)  # latch INT1
+        self._reg(_CTRL5, self._reg(_CTRL5, None) | 0x08)  # latch INT1
         self._reg(_CTRL6, 0x00)  # INT1 active high
         self._reg(_INT1_THS, ths)
         self._reg(_INT1_DUR, dur)
-        self._reg(_REFERENCE)  # reading it resets the filter to the present attitude
+        self._reg(_REFERENCE, None)  # reading it resets the filter to the present attitude
         self._reg(_INT1_CFG, 0x2A)  # OR of X, Y, Z high events
-        self._reg(_INT1_SRC)  # drop anything latched before
+        self._reg(_INT1_SRC, None)  # drop anything latched before
         self._reg(_CTRL3, 0x40)  # IA1 on the INT1 pin
         return ths, dur
 
     def wake_source(self):
         """INT1_SRC (reading it releases the latched INT1 line): bit 6 set = activity."""
-        return self._reg(_INT1_SRC)
+        return self._reg(_INT1_SRC, None)
 
     def disarm_wake(self):
         self._reg(_CTRL3, 0x00)
         self._reg(_INT1_CFG, 0x00)
         self._reg(_CTRL2, 0x00)
-        self._reg(_INT1_SRC)
+        self._reg(_INT1_SRC, None)
         if self._wake_ctrl1 is not None:
             self._reg(_CTRL1, self._wake_ctrl1)
             self._wake_ctrl1 = None

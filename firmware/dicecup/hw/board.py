@@ -115,7 +115,7 @@ def load(path=PATH, chip=None):
     return from_dict(d, path, chip)
 
 
-def from_dict(d, path=None, chip=None):
+def from_dict(d, path, chip):
     """Validate a parsed board file (see boardcheck); returns a Board or raises
     BoardError. The checking code is dropped from memory afterwards."""
     import sys
@@ -131,7 +131,7 @@ def from_dict(d, path=None, chip=None):
             pass
 
 
-def guess_i2c(path=PATH):
+def guess_i2c(path):
     """Best-effort (sda, scl, display addr) for showing an error when the board file
     is broken: the file's own values where they read as numbers, else the chip's usual
     pins. Never raises."""

@@ -191,7 +191,7 @@ class Buttons:
         return "%s %s" % (_KINDS[ev[0]], self.names_of(ev[1]))
 
     # -- asyncio --
-    async def run(self, tick_ms=5, idle_ms=50):
+    async def run(self, tick_ms, idle_ms):
         """Poll every `tick_ms` while busy; when idle wait for an interrupt (or
         `idle_ms` where asyncio has no ThreadSafeFlag, as under CPython)."""
         while True:

@@ -11,9 +11,9 @@ is missing, text is skipped (the host renders screens through MicroPython).
 `push()` sends only what changed since the last push, which is what makes a press show
 at once. The screen is 8 pages of 8 pixel rows, each cut into 16-column spans: a CRC-32
 of every page says which pages changed, and within a changed page the 16-bit CRCs of
-its spans say which columns. What is kept for that is about 0.6 KB (the CRCs and 8
-views of the buffer), not a 1 KB shadow copy; a push makes only the CRC ints and a view
-per span hashed (on a 32-bit cup about 0.5 KB of short-lived heap for a cursor move,
+its spans say which columns. What is kept for that is about 0.3 KB (the CRCs), not a
+1 KB shadow copy; a push makes only the CRC ints and a view per page and per span
+hashed (on a 32-bit cup about 0.6 KB of short-lived heap for a cursor move,
 3 KB when most of the screen changed). Each changed page goes as two transfers: its
 column/page window (0x21, 0x22 in one command stream) and the span's bytes, sent in
 place from the driver's buffer (no copy); when most of the screen changed, one whole
@@ -31,6 +31,7 @@ _SPAN = const(16)             # columns per hashed span of a page
 # a page's window (7 bytes) and its data transfer cost 94 clocks + 9 a column
 _PAGE_CLOCKS = const(94)
 _NONE = const(0xFF)           # push(): this page did not change
+del const   # (compile-time only: one globals slot fewer, a 32 B table, not 48)
 
 
 def _truncates():
@@ -78,9 +79,6 @@ class Display:
             from struct import pack_into
             self._pack = pack_into
             self._trunc = _truncates()
-            raw = memoryview(self.fb.buffer)
-            w = self.width
-            self._views = [raw[1 + p * w:1 + (p + 1) * w] for p in range(self.pages)]
             # what the panel holds: each page's CRC-32 (4 bytes, little-endian: no int
             # kept) and each span's low 16 bits; `_stale`: a bit per page it may not hold
             self._sums = bytearray(4 * self.pages)
@@ -98,7 +96,7 @@ class Display:
             except OSError:
                 self._text_ok = False
 
-    def text(self, s, x, y, color=1):
+    def text(self, s, x, y, color):
         if not self._text_ok:
             return
         try:
@@ -106,7 +104,7 @@ class Display:
         except OSError:  # CPython without font5x8.bin
             self._text_ok = False
 
-    def line(self, row, s, invert=False):
+    def line(self, row, s, invert):
         """Text on one of the 8 rows of 8 pixels, cleared first; `invert` for a title bar."""
         y = row * 8
         self.fb.fill_rect(0, y, self.width, 8, 1 if invert else 0)
@@ -146,11 +144,13 @@ class Display:
         sums = self._sums
         new = self._new
         span = self._span
+        buf = self.buffer()
+        w = self.width
         clocks = 0                        # I2C clocks of the changed pages, page by page
         n = 0
         for p in range(self.pages):
             k = 4 * p
-            pack("<I", new, k, crc(self._views[p]))
+            pack("<I", new, k, crc(buf[p * w:(p + 1) * w]))   # a view per page, not 8 kept
             span[2 * p] = _NONE
             if (self._stale >> p & 1 or new[k] != sums[k] or new[k + 1] != sums[k + 1]
                     or new[k + 2] != sums[k + 2] or new[k + 3] != sums[k + 3]):
@@ -159,7 +159,6 @@ class Display:
                 n += 1
         if n == 0:
             return 0
-        w = self.width
         if clocks >= 6 * 29 + (2 + w * self.pages) * 9 + 2:   # show(): 6 commands, then the frame
             self._stale = (1 << self.pages) - 1
             self.fb.show()
@@ -189,7 +188,8 @@ class Display:
         self._stale &= ~(1 << p)
 
     def _rehash(self, p):
-        v = self._views[p]
+        w = self.width
+        v = self.buffer()[p * w:(p + 1) * w]
         crc = self._crc
         base = p * self.spans
         for s in range(self.spans):
@@ -199,7 +199,8 @@ class Display:
 
     def _spans(self, p):
         # page p changed: its first and last span whose CRC changed, into _span
-        v = self._views[p]
+        w = self.width
+        v = self.buffer()[p * w:(p + 1) * w]
         crc = self._crc
         sc = self._span_crc
         base = p * self.spans
@@ -252,9 +253,9 @@ class Display:
     def message(self, title, lines):
         """A whole-screen notice: an inverted title bar and up to 7 lines under it."""
         self.fb.fill(0)
-        self.line(0, title, invert=True)
+        self.line(0, title, True)
         for i in range(min(len(lines), _ROWS - 1)):
-            self.text(lines[i][:_COLS], 0, 8 * (i + 1))
+            self.text(lines[i][:_COLS], 0, 8 * (i + 1), 1)
         self.show()
 
     def power(self, on):

@@ -15,7 +15,7 @@ drivers' keywords still name them.
 class I2C:
     """`I2C(machine_i2c)`: the busio.I2C methods the Adafruit drivers call."""
 
-    def __init__(self, bus, sda=None, scl=None):
+    def __init__(self, bus, sda, scl):
         self.bus = bus
         self.sda = sda  # pin numbers, only for messages
         self.scl = scl
@@ -49,9 +49,9 @@ class I2C:
         else:
             self.bus.readfrom_into(address, memoryview(buffer)[start:end])
 
-    def writeto_then_readfrom(self, address, buffer_out, buffer_in, out_start=0, out_end=None, in_start=0,
-                              in_end=None):
-        """Write, then read after a repeated START (no STOP in between)."""
+    def writeto_then_readfrom(self, address, buffer_out, buffer_in, out_start, out_end, in_start, in_end):
+        """Write, then read after a repeated START (no STOP in between); the driver
+        passes every bound."""
         if out_end is None:
             out_end = len(buffer_out)
         if in_end is None:

@@ -51,7 +51,6 @@ Filters are exponential averages whose factor is a power of two chosen from the
 sample rate, so the same settings (in ms and mg) hold at 50, 100, 200 or 400 Hz.
 """
 from micropython import const
-import math
 
 # The states, by the names tools and screens use.
 _STILL = const("still")
@@ -61,79 +60,81 @@ _SETTLING = const("settling")
 _ROLLED = const("rolled")
 STATES = (_STILL, _HANDLING, _SHAKING, _SETTLING, _ROLLED)
 
-# Every threshold of the detector, in ms and mg so they hold at any sample rate.
-# Pass `settings={...}` to override some (unknown names are a ValueError).
-SETTINGS = {
+# Every threshold of the detector, in ms and mg so they hold at any sample rate, as
+# (name, value) pairs: a constant tuple (flash when frozen), not a dict built in RAM
+# at import; `dict(SETTINGS)` reads it by name. Pass `settings={...}` to override
+# some (unknown names are a ValueError).
+SETTINGS = (
     # -- the shake ------------------------------------------------------------------
     # Time constant of the per-axis running average taken as "gravity and slow hand
     # motion"; what is left is the dynamic part. 160 ms keeps 3 Hz shakes at 95 %,
     # while a tilt (gravity moving between axes over ~0.5 s) leaves little.
-    "gravity_ms": 160,
+    ("gravity_ms", 160),
     # Time constant of the low-pass on the dynamic part (~8 Hz corner): shakes pass,
     # the 30-100 Hz ringing of a knock or a bump is cut to a fraction.
-    "band_ms": 20,
+    ("band_ms", 20),
     # Vigour: a swing counts only when the dynamic vector exceeds this (the dice in a
     # cup slide once the cup pushes harder than friction, ~0.3-0.5 g). It is also the
     # hysteresis of reversal counting: noise near zero never makes a reversal.
-    "swing_mg": 400,
+    ("swing_mg", 400),
     # Two reversals closer than this are ringing, not a hand (over ~16 Hz): the count
     # starts again from this swing.
-    "reversal_min_ms": 30,
+    ("reversal_min_ms", 30),
     # Two reversals further apart than this are handling or walking (under ~2.4 Hz):
     # the count starts again.
-    "reversal_max_ms": 210,
+    ("reversal_max_ms", 210),
     # Reversals needed for a real shake (5: two and a half back-and-forths at full
     # swing; a swirl makes about four per turn)...
-    "shake_reversals": 5,
+    ("shake_reversals", 5),
     # ...spanning at least this long from the first swing (a knock or bump that rings
     # at hand frequency dies out well before).
-    "shake_min_ms": 350,
+    ("shake_min_ms", 350),
     # Driven, not ringing: when the count is reached, the latest swing must still be
     # at least this share (%) of the shake's largest (the opening swing left out: it
     # may be the kick of a bump, or a player's first hard stroke). A hand keeps a
     # shake going; a bumped cup swinging on the arm dies away (to ~28 % in four
     # half-swings even for a lightly damped arm, damping ratio 0.1; to ~45 % in three).
-    "sustain_pct": 50,
+    ("sustain_pct", 50),
     # No reversal for this long: the shake is over and the cup is settling.
-    "shake_end_ms": 210,
+    ("shake_end_ms", 210),
     # -- the set-down ----------------------------------------------------------------
     # At rest: every axis stays within this of the rest's mean (the LIS3DH's noise
     # is 2-10 mg; a hand moving the cup changes it by more).
-    "still_mg": 60,
+    ("still_mg", 60),
     # ...for this long. This is most of the latency from settling to the roll.
-    "still_ms": 90,
+    ("still_ms", 90),
     # ...and without a trend: the mean of the window's last third within this of its
     # first third on every axis. A table holds still; a hand starting to move the cup
     # after a pause drifts slowly, by less than still_mg in 90 ms but not by nothing.
-    "drift_mg": 20,
+    ("drift_mg", 20),
     # Set down, not gliding or held still in the air. An accelerometer cannot tell
     # rest from moving at a steady speed, so a roll wants the landing too: a jolt,
     # a change of at least `land_mg` on some axis from one sample to the next (the
     # table stops the cup within a few ms: contact speed / sample time, 0.15 g at
     # 100 Hz for 1.5 cm/s), and the rest must begin within `land_ms` of it (the rim
     # rocking on the table dies away in up to ~150 ms).
-    "land_mg": 150,
-    "land_ms": 200,
+    ("land_mg", 150),
+    ("land_ms", 200),
     # Home: the reading of the cup standing on this table, learned whenever it has
     # stood still and upright for `home_learn_ms`. The rest after a landing (its mean
     # and the latest sample) must be within `home_mg` of it on every axis (about
     # 3 deg, or 5 % of 1 g): a slow move can stay within still_mg for a while, but
     # not at exactly 1 g upright.
-    "home_mg": 50,
-    "home_learn_ms": 300,
+    ("home_mg", 50),
+    ("home_learn_ms", 300),
     # A rest that is not clearly a landing at home (a set-down too soft to jolt,
     # another table, a book under the cup) still rolls, after this long at rest.
-    "unsure_ms": 400,
+    ("unsure_ms", 400),
     # Upright: z within this angle of vertical (a peek lifts the edge 10-50 deg; a
     # table or a mount may be off by a few).
-    "upright_deg": 25,
+    ("upright_deg", 25),
     # At rest the cup must measure 1 g within this (a sanity check of the mounting and
     # calibration: in free fall or mid-move it is not at rest on a table).
-    "gravity_tol_mg": 250,
+    ("gravity_tol_mg", 250),
     # After a shake the cup must be at rest within this long, else the shake is
     # forgotten (the player kept fiddling: shake again to roll).
-    "settle_max_ms": 3000,
-}
+    ("settle_max_ms", 3000),
+)
 
 _CLAMP = const(16000)       # mg: the LIS3DH's widest range is +-16 g
 _BIG = const(1 << 20)       # saturation of the sample counters (small int everywhere)
@@ -159,46 +160,50 @@ class ShakeDetector:
 
     def __init__(self, rate_hz=100, settings=None):
         if settings:
-            from dicecup.settings import merged
-            s = merged(SETTINGS, settings, "shake setting")
-        else:
-            s = SETTINGS     # the table itself, not a copy (0.3 KB): only read
+            names = [k for k, _ in SETTINGS]
+            for k in settings:
+                if k not in names:
+                    raise ValueError("unknown shake setting: %s" % k)
+
+        def s(name):
+            # a setting: its override, else the table's (read in place: no dict made)
+            if settings and name in settings:
+                return settings[name]
+            for k, v in SETTINGS:
+                if k == name:
+                    return v
         if not 10 <= rate_hz <= 5000:
             raise ValueError("rate_hz out of range: %r" % (rate_hz,))
-        self.settings = s
-        self.rate_hz = rate_hz
-        self._kg = _shift(s["gravity_ms"], rate_hz)
-        self._kb = _shift(s["band_ms"], rate_hz)
-        sw = s["swing_mg"] >> 2                       # vectors are compared in 4 mg units
+        self._kg = _shift(s("gravity_ms"), rate_hz)
+        self._kb = _shift(s("band_ms"), rate_hz)
+        sw = s("swing_mg") >> 2                       # vectors are compared in 4 mg units
         self._swing2 = sw * sw
-        self._rmin = _samples(s["reversal_min_ms"], rate_hz)
-        self._rmax = _samples(s["reversal_max_ms"], rate_hz)
-        self._need = s["shake_reversals"]
-        self._shake_min = _samples(s["shake_min_ms"], rate_hz)
-        self._shake_end = _samples(s["shake_end_ms"], rate_hz)
-        r = s["sustain_pct"]
+        self._rmin = _samples(s("reversal_min_ms"), rate_hz)
+        self._rmax = _samples(s("reversal_max_ms"), rate_hz)
+        self._need = s("shake_reversals")
+        self._shake_min = _samples(s("shake_min_ms"), rate_hz)
+        self._shake_end = _samples(s("shake_end_ms"), rate_hz)
+        r = s("sustain_pct")
         self._sustain = (r * r * 256 + 5000) // 10000      # (pct/100)^2 in 1/256
-        self._still_tol = s["still_mg"]
-        self._still_n = _samples(s["still_ms"], rate_hz)
-        self._settle_begin = self._still_n // 2
+        self._still_tol = s("still_mg")
+        self._still_n = _samples(s("still_ms"), rate_hz)
         w = self._still_n
         self._third = w // 3 if w >= 3 else 1
-        self._drift = s["drift_mg"] * self._third
-        self._wx = [0] * w                             # the last still_n samples (ring)
-        self._wy = [0] * w
-        self._wz = [0] * w
-        self._land = s["land_mg"]
-        self._land_n = _samples(s["land_ms"], rate_hz)
-        self._home = s["home_mg"]
-        self._home_learn = _samples(s["home_learn_ms"], rate_hz)
-        self._unsure = _samples(s["unsure_ms"], rate_hz)
-        c = math.cos(math.radians(s["upright_deg"]))
+        self._drift = s("drift_mg") * self._third
+        self._w = [0] * (3 * w)                        # the last still_n samples: x, y, z rings
+        self._land = s("land_mg")
+        self._land_n = _samples(s("land_ms"), rate_hz)
+        self._home = s("home_mg")
+        self._home_learn = _samples(s("home_learn_ms"), rate_hz)
+        self._unsure = _samples(s("unsure_ms"), rate_hz)
+        import math   # (here, not a global: one use)
+        c = math.cos(math.radians(s("upright_deg")))
         self._cos2 = int(c * c * 256 + 0.5)            # cos^2 in 1/256
-        lo = (1000 - s["gravity_tol_mg"]) >> 2
-        hi = (1000 + s["gravity_tol_mg"]) >> 2
+        lo = (1000 - s("gravity_tol_mg")) >> 2
+        hi = (1000 + s("gravity_tol_mg")) >> 2
         self._g2lo = lo * lo
         self._g2hi = hi * hi
-        self._settle_max = _samples(s["settle_max_ms"], rate_hz)
+        self._settle_max = _samples(s("settle_max_ms"), rate_hz)
         self._pool = bytearray(32)
         self._mixed = 0
         self.reset()
@@ -223,12 +228,10 @@ class ShakeDetector:
         self._px = self._py = self._pz = 0      # previous sample
         self._jolt = _BIG                       # samples since the last jolt
         self._wi = 0                            # ring position of the next sample
-        self._f1x = self._f1y = self._f1z = 0   # sums over the ring's oldest third
-        self._f3x = self._f3y = self._f3z = 0   # sums over its newest third
-        for i in range(self._still_n):
-            self._wx[i] = self._wy[i] = self._wz[i] = 0
+        self._ex = self._ey = self._ez = 0      # the ring's newest third's sum less its oldest's
+        for i in range(3 * self._still_n):
+            self._w[i] = 0
         self._hx = self._hy = self._hz = 0      # home reading, mg * 16 (0, 0, 0: unknown)
-        self.reversals = 0                      # reversals in the current shake (read-only)
 
     def feed(self, x, y, z):
         """One sample in g (cup frame). Returns "roll" once per roll, else None."""
@@ -330,7 +333,6 @@ class ShakeDetector:
                 self._rz = bz
         self._since = since
         self._span = span
-        self.reversals = self._count
 
         # Jolts: a big change from the previous sample (a landing, a knock, a bump).
         land = self._land
@@ -351,30 +353,33 @@ class ShakeDetector:
         self._py = y
         self._pz = z
 
-        # The last still_n samples, and the sums of their oldest and newest thirds.
+        # The last still_n samples (one ring per axis, end to end in one list), and
+        # per axis the sum of their newest third less that of their oldest: the oldest
+        # third loses r[i] (overwritten now) and gains r[j], the newest gains the
+        # sample and loses r[k].
         w = self._still_n
         t = self._third
         i = self._wi
+        self._wi = i + 1 if i + 1 < w else 0
         j = i + t
         if j >= w:
             j -= w
         k = i - t
         if k < 0:
             k += w
-        r = self._wx
-        self._f1x += r[j] - r[i]
-        self._f3x += x - r[k]
+        r = self._w
+        self._ex += x - r[k] - r[j] + r[i]
         r[i] = x
-        r = self._wy
-        self._f1y += r[j] - r[i]
-        self._f3y += y - r[k]
+        i += w
+        j += w
+        k += w
+        self._ey += y - r[k] - r[j] + r[i]
         r[i] = y
-        r = self._wz
-        self._f1z += r[j] - r[i]
-        self._f3z += z - r[k]
+        i += w
+        j += w
+        k += w
+        self._ez += z - r[k] - r[j] + r[i]
         r[i] = z
-        i += 1
-        self._wi = i if i < w else 0
 
         st = self.state
         # Rest: every axis within still_mg of the rest anchor, the mean of the rest's
@@ -421,7 +426,7 @@ class ShakeDetector:
         # The state machine.
         out = None
         if st == _SHAKING:
-            if since > self._shake_end or run >= self._settle_begin:
+            if since > self._shake_end or run >= self._still_n >> 1:
                 st = _SETTLING
                 self._settle = 0
         elif st == _SETTLING:
@@ -463,13 +468,13 @@ class ShakeDetector:
     def _steady(self):
         """No trend over the last still_n samples (oldest vs newest third)."""
         d = self._drift
-        e = self._f3x - self._f1x
+        e = self._ex
         if e > d or e < -d:
             return False
-        e = self._f3y - self._f1y
+        e = self._ey
         if e > d or e < -d:
             return False
-        e = self._f3z - self._f1z
+        e = self._ez
         return -d <= e <= d
 
     def _upright(self):

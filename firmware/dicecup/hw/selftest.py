@@ -124,16 +124,16 @@ class SelfTest:
         title = "SELF-TEST"
         if self.volts is not None:
             title = "SELF-TEST %.2fV" % self.volts
-        d.line(0, title, invert=True)
+        d.line(0, title, True)
         addrs = " ".join(["%02x" % a for a in self.hw.found])
-        d.text("i2c " + (addrs or "none!"), 0, 8)
+        d.text("i2c " + (addrs or "none!"), 0, 8, 1)
         if self.hw.accel is None:
-            d.text("accel missing", 0, 16)
+            d.text("accel missing", 0, 16, 1)
         else:
             x, y, z = self.sample
-            d.text("x%+.2f y%+.2f" % (x, y), 0, 16)
-            d.text("z%+.2f g" % z, 0, 24)
-        d.text("motion %s" % self.motion, 0, 32)
+            d.text("x%+.2f y%+.2f" % (x, y), 0, 16, 1)
+            d.text("z%+.2f g" % z, 0, 24, 1)
+        d.text("motion %s" % self.motion, 0, 32, 1)
         if self.hw.buttons is not None:
             names = self.hw.buttons.names
             marks = self._marks()
@@ -142,9 +142,9 @@ class SelfTest:
             for i in range(len(names)):
                 row1 += names[i][:3] + " "
                 row2 += marks[i] + "   "
-            d.text(row1, 0, 40)
-            d.text(row2, 0, 48)
-        d.text(self.last[:16], 0, 56)
+            d.text(row1, 0, 40, 1)
+            d.text(row2, 0, 48, 1)
+        d.text(self.last[:16], 0, 56, 1)
         d.show()
 
     async def run(self, duration_ms=None):

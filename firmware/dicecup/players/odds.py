@@ -11,7 +11,7 @@ table compare by numerator alone):
     expected            den = 6
 
     figures(q, known, unseen, k) -> (at_least, exactly, expected)
-    for_view(view, bid=None)     -> the same for a View's hand, set-aside dice and bid
+    for_view(view, bid)          -> the same for a View's hand, set-aside dice and bid
     percent(frac), word(frac)    -> 0..100 and "likely"/"fair"/"thin"/"long shot"
 
 What counts in each rule set and round (wild aces, jokers, stars, star bets, palifico,
@@ -98,7 +98,7 @@ def seen(view, faces):
     return known, view.total - n
 
 
-def for_view(view, bid=None):
+def for_view(view, bid):
     """figures() for `bid` ((q, f), or a bid action int), else the standing `view.bid`,
     as the view's seat sees it (hand, set-aside dice, dice on the table, this round's
     counting). None when there is no bid to judge (no bid standing, or Dix mille)."""

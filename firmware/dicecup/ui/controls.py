@@ -114,11 +114,12 @@ def moves_of(view):
 
 
 class Controls:
-    """`Controls(board.button_names(), menu_size)`; then `update(view)` and `event(kind,
-    mask)`, or `command(cmd)` with the keymap's commands (a test, another input).
-    `keys`: a Keymap to share (it holds no state; the Ui's, so a cup keeps one)."""
+    """`Controls(board.button_names(), menu_size, None)`; then `update(view)` and
+    `event(kind, mask)`, or `command(cmd)` with the keymap's commands (a test, another
+    input). `keys`: a Keymap to share (it holds no state; the Ui's, so a cup keeps
+    one), or None for one of its own."""
 
-    def __init__(self, names=BOARD4, menu_size=0, keys=None):
+    def __init__(self, names, menu_size, keys):
         self.keys = keys or keymap.Keymap(names)
         self.menu_size = menu_size
         self.view = None

@@ -43,7 +43,7 @@ def figures(view):
     from dicecup.players import odds
     standing = exact = safest = None
     if view.bid is not None:
-        at_least, exactly, _ = odds.for_view(view)
+        at_least, exactly, _ = odds.for_view(view, None)
         standing = (view.bid[0], view.bid[1], at_least)
         if has_exact(view):
             exact = exactly
@@ -84,7 +84,7 @@ def draw(buf, sc):
 def _row(buf, sc, y, q, f, key, frac, odds):
     # the bid: at most 38 px ("30 \xd7" and a die); the label and word 12 small
     # characters from x 40 (to 100); the percent, at most "100%", from 104
-    screens._bid(buf, sc, q, f, y, x=0)
+    screens._bid(buf, sc, q, f, y, 0, 128)
     text.draw(buf, sc.t(key), 40, y, screens.SMALL)
     text.draw(buf, sc.t("odds_" + odds.word(frac)), 40, y + 8, screens.SMALL)
     text.right(buf, "%d%%" % odds.percent(frac), y + 3, screens.BIG)

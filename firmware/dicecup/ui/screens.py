@@ -3,7 +3,7 @@ OLED's 1024-byte buffer. Pure drawing: the Scene is filled by the UI from the se
 View, the table's events and the cup's status, never from engine internals, so the
 same scene draws the same bytes on the cup, in the simulator and in the golden tests.
 
-    sc = Scene(lang="fr", rules="perudo")
+    sc = Scene("fr", "perudo")
     sc.view = cup.view(); sc.names = [...]; sc.controls = controls
     draw(buf, sc)             # picks the screen (`pick`), then its status overlays
 
@@ -29,21 +29,24 @@ rule set; Dix mille has no hint (the item is not offered).
 """
 from micropython import const
 
-from dicecup.ui import dice, fb, font_5x8, font_6x10, lang, text
+from dicecup.ui import dice, fb, lang, text
+from dicecup.ui import font_5x8 as SMALL, font_6x10 as BIG   # (no other name for them: a globals slot each)
 
-BIG = font_6x10
-SMALL = font_5x8
 _TOP = const(9)          # the body starts under the status strip
 _LINE = const(11)        # a 6x10 line with a pixel of air
 _BAND = const(22)        # the bid band: the standing bid left, my dice right; SMALL
                          # dice here have their face boxes in rows 24-31, page 3 alone
 _PITCH = const(13)       # my dice: a SMALL die and a pixel of air
+# a bot's seat: a small robot head (antenna, eyes, mouth), 5 x 6
+_BOT = const((0b00100, 0b11111, 0b10101, 0b11111, 0b10001, 0b11111))
+# the moves line's labels, by move (controls.M_*)
+_MOVE_KEYS = const(("", "btn_bid", "btn_call", "btn_exact", "btn_reroll", "btn_keep", "btn_roll", "btn_bank"))
 
 
 class Scene:
     """What the screen shows; the UI sets what it knows and leaves the rest."""
 
-    def __init__(self, lang="en", rules=None):
+    def __init__(self, lang, rules):
         self.lang = lang
         self.rules = rules
         self.screen = None     # a lobby screen by name ("menu", "code", "table"), else the game's
@@ -131,20 +134,37 @@ def draw(buf, sc):
         globals()["_" + name](buf, sc)
     _status(buf, sc, name)
     c = sc.controls
-    if not sc.screen and c is not None and c.focus == 4 and sc.game_menu:   # AT_MENU
-        _game_menu(buf, sc, c.menu)
-    if not sc.link:
-        _banner(buf, sc.t("link_lost"), sc.t("reconnecting"))
-    elif not sc.quorum:
-        _banner(buf, sc.t("quorum_wait"), sc.t("quorum_hint"))
-    elif sc.toast is not None:
-        _toast(buf, sc.t(sc.toast[0], *sc.toast[1]))
+    items = sc.game_menu
+    if not sc.screen and c is not None and c.focus == 4 and items:   # AT_MENU
+        # the game's menu (a long right / long back) over the screen: its items in a
+        # box, the cursor's inverted; ok picks, back closes
+        h = len(items) * _LINE + 3
+        fb.fill_rect(buf, 0, 58 - h, 128, h + 6, 0)   # (a clear band above: no half-lines)
+        fb.rect(buf, 0, 63 - h, 128, h + 1, 1)
+        for i in range(len(items)):
+            label = sc.t(items[i])
+            if items[i] == "menu_lang":      # "Language: English", as French spaces its colon
+                label += (" : " if sc.lang == "fr" else ": ") + sc.t("lang_name")
+            text.draw(buf, " " + label + " ", 2, 65 - h + i * _LINE, BIG, inverse=(i == c.menu))
+    banner = (("link_lost", "reconnecting") if not sc.link
+              else ("quorum_wait", "quorum_hint") if not sc.quorum else None)
+    if banner is not None:   # a box over the body
+        fb.fill_rect(buf, 0, 18, 128, 37, 0)
+        fb.rect(buf, 0, 20, 128, 32, 1)
+        text.centre(buf, sc.t(banner[0]), 24, BIG)
+        text.centre(buf, sc.t(banner[1]), 38, SMALL)
+    elif sc.toast is not None:   # a line at the foot
+        fb.fill_rect(buf, 0, 54, 128, 10, 1)
+        text.centre(buf, sc.t(sc.toast[0], *sc.toast[1]), 55, SMALL, inverse=True)
     return name
 
 
 # the parts of a screen `redraw` can draw alone, a bit each
 DICE = const(1)          # my dice in the bid band (a peek turns them)
 MOVES = const(2)         # the moves line, page 7 alone (the cursor moves on it)
+del const   # (compile-time only: with the fonts, the bot's head and the move keys
+            # folded, and the banner, toast and game menu drawn in draw(), 37 globals:
+            # a 304 B table, not 384)
 
 
 def in_view(sc, name):
@@ -186,7 +206,7 @@ def _cup_dice(buf, sc, paint):
     x = 128 - (n + len(aside)) * _PITCH + 1    # flush right
     up = sc.peek and hand
     for i in range(n):
-        paint(buf, _face(sc, hand[i]) if up else dice.HIDDEN, x, _BAND, dice.SMALL)
+        paint(buf, _face(sc, hand[i]) if up else dice.HIDDEN, x, _BAND, dice.SMALL, False)
         x += _PITCH
     return x
 
@@ -207,7 +227,7 @@ def _standing(buf, sc, none_key):
     yet, `none_key` across the line below."""
     v = sc.view
     if v.bid is not None:
-        _bid(buf, sc, v.bid[0], v.bid[1], _BAND, w=64)
+        _bid(buf, sc, v.bid[0], v.bid[1], _BAND, None, 64)
         text.centre(buf, sc.t("bid_by", sc.name(v.bidder)), _BAND + 13, SMALL, w=64)
     else:
         text.centre(buf, sc.t(none_key), _BAND + 12, BIG)
@@ -239,45 +259,19 @@ def _status(buf, sc, name):
     text.draw(buf, s[:(x - 9) // SMALL.WIDTH], 0, 0, SMALL)   # (room for the link mark)
     pct = sc.battery
     if pct is not None:      # the battery: a 12x6 box and its tip, filled by tenths
-        fb.rect(buf, x, 1, 12, 6)
-        fb.fill_rect(buf, x + 12, 3, 2, 2)
-        fb.fill_rect(buf, x + 1, 2, 0 if sc.low and pct < 10 else max(1, min(10, (pct + 5) // 10)), 4)
+        fb.rect(buf, x, 1, 12, 6, 1)
+        fb.fill_rect(buf, x + 12, 3, 2, 2, 1)
+        fb.fill_rect(buf, x + 1, 2, 0 if sc.low and pct < 10 else max(1, min(10, (pct + 5) // 10)), 4, 1)
     if not sc.link:
         text.draw(buf, "x", x - 7, 0, SMALL)
     fb.fill_rect(buf, 0, 8, 128, 1, 1 if name not in ("menu", "code", "tables") else 0)
-
-
-def _banner(buf, title, line):
-    fb.fill_rect(buf, 0, 18, 128, 37, 0)
-    fb.rect(buf, 0, 20, 128, 32)
-    text.centre(buf, title, 24, BIG)
-    text.centre(buf, line, 38, SMALL)
-
-
-def _toast(buf, s):
-    fb.fill_rect(buf, 0, 54, 128, 10, 1)
-    text.centre(buf, s, 55, SMALL, inverse=True)
-
-
-def _game_menu(buf, sc, cursor):
-    """The game's menu (a long right / long back) over the screen: its items in a box,
-    the cursor's inverted; ok picks, back closes."""
-    items = sc.game_menu
-    h = len(items) * _LINE + 3
-    fb.fill_rect(buf, 0, 58 - h, 128, h + 6, 0)   # (a clear band above: no half-lines)
-    fb.rect(buf, 0, 63 - h, 128, h + 1)
-    for i in range(len(items)):
-        label = sc.t(items[i])
-        if items[i] == "menu_lang":      # "Language: English", as French spaces its colon
-            label += (" : " if sc.lang == "fr" else ": ") + sc.t("lang_name")
-        text.draw(buf, " " + label + " ", 2, 65 - h + i * _LINE, BIG, inverse=(i == cursor))
 
 
 def _face(sc, f):
     return dice.shown(sc.rules or (sc.view.rules if sc.view else ""), f)
 
 
-def _bid(buf, sc, q, f, y, x=None, w=128):
+def _bid(buf, sc, q, f, y, x, w):
     """ "q x" and the face's die, centred in the first w columns (or from x); returns
     x after."""
     s = "%d \xd7" % q
@@ -285,7 +279,7 @@ def _bid(buf, sc, q, f, y, x=None, w=128):
     x0 = (w - bw) // 2 if x is None else x
     w = bw
     text.draw(buf, s, x0, y + 1, BIG)
-    dice.draw(buf, _face(sc, f), x0 + w - dice.SMALL, y, dice.SMALL)
+    dice.draw(buf, _face(sc, f), x0 + w - dice.SMALL, y, dice.SMALL, False)
     return x0 + w
 
 
@@ -303,7 +297,7 @@ def _counts(buf, sc, y):
 # ----- the lobby ------------------------------------------------------------------------
 def _menu(buf, sc):
     text.centre(buf, "Dice cups", 0, BIG)
-    fb.fill_rect(buf, 0, 11, 128, 1)
+    fb.fill_rect(buf, 0, 11, 128, 1, 1)
     first = max(0, min(sc.cursor - 2, len(sc.menu) - 3))   # three items show; the cursor's among them
     for i in range(first, min(len(sc.menu), first + 3)):
         item = sc.menu[i]
@@ -315,7 +309,7 @@ def _menu(buf, sc):
 def _tables(buf, sc):
     """Which table to join, when more than one is heard: the master's name and the game."""
     text.centre(buf, sc.t("tables"), 0, BIG)
-    fb.fill_rect(buf, 0, 11, 128, 1)
+    fb.fill_rect(buf, 0, 11, 128, 1, 1)
     tables = sc.tables
     if not tables:
         text.centre(buf, sc.t("tables_none"), 28, BIG)
@@ -387,9 +381,6 @@ def menu_label(sc, item):
     return sc.t(item)
 
 
-# a bot's seat: a small robot head (antenna, eyes, mouth), 5 x 6
-_BOT = (0b00100, 0b11111, 0b10101, 0b11111, 0b10001, 0b11111)
-
 
 # ----- the round ------------------------------------------------------------------------
 def _shake(buf, sc):
@@ -402,7 +393,7 @@ def _shake(buf, sc):
     size = dice.LARGE if n <= 5 else dice.SMALL
     gap = 2
     x = (128 - n * (size + gap) + gap) // 2
-    dice.row(buf, [dice.HIDDEN] * n, x, 22, size, gap)
+    dice.row(buf, [dice.HIDDEN] * n, x, 22, size, gap, 0)
     text.centre(buf, sc.t("shake_hint"), 47, SMALL)
     text.centre(buf, sc.t("peek"), 56, SMALL)
 
@@ -436,13 +427,13 @@ def _entry(buf, sc):
     text.centre(buf, sc.t("your_turn"), _TOP + 1, BIG)
     if c.focus == 3:            # AT_DICE: the dice to pick, face up (no strip)
         if v.bid is not None:
-            _bid(buf, sc, v.bid[0], v.bid[1], 21)
+            _bid(buf, sc, v.bid[0], v.bid[1], 21, None, 128)
         faces = [_face(sc, f) for f in c.dice()]
         x = 2
         for i in range(len(faces)):
             dice.draw(buf, faces[i], x, 36, dice.SMALL, outline=bool(c.picked >> i & 1))
             if i == c.cursor:
-                fb.fill_rect(buf, x, 50, dice.SMALL, 2)
+                fb.fill_rect(buf, x, 50, dice.SMALL, 2, 1)
             x += dice.SMALL + 3
         text.draw(buf, sc.t("btn_ok"), x + 4, 38, SMALL, inverse=(c.cursor == len(faces)))
         text.centre(buf, sc.t("aside_hint"), 56, SMALL)
@@ -450,7 +441,7 @@ def _entry(buf, sc):
     _my_dice(buf, sc)
     if c.focus in (1, 2):       # AT_FACE, AT_QUANTITY: the standing bid, the one made
         if v.bid is not None:
-            _bid(buf, sc, v.bid[0], v.bid[1], _BAND, w=64)
+            _bid(buf, sc, v.bid[0], v.bid[1], _BAND, None, 64)
         s = "%d \xd7" % c.quantity
         w = text.width(s, BIG)
         x0 = (128 - w - 4 - dice.LARGE) // 2
@@ -464,7 +455,6 @@ def _entry(buf, sc):
     _moves(buf, sc, c)
 
 
-_MOVE_KEYS = ("", "btn_bid", "btn_call", "btn_exact", "btn_reroll", "btn_keep", "btn_roll", "btn_bank")
 
 
 def _reveal(buf, sc):
@@ -521,7 +511,7 @@ def _spectator(buf, sc):
     text.centre(buf, sc.t("spectator"), _TOP + 1, BIG)
     text.centre(buf, sc.t("spectator_hint"), 22, SMALL)
     if v.bid is not None:
-        _bid(buf, sc, v.bid[0], v.bid[1], 32)
+        _bid(buf, sc, v.bid[0], v.bid[1], 32, None, 128)
     _counts(buf, sc, 56)
 
 

@@ -28,7 +28,7 @@ def dixmille(buf, sc):
             picking = mine and c.focus == 3
             dice.draw(buf, roll[i], x, 21, dice.LARGE, outline=picking and bool(c.picked >> i & 1))
             if picking and i == c.cursor:
-                fb.fill_rect(buf, x, 43, dice.LARGE, 2)
+                fb.fill_rect(buf, x, 43, dice.LARGE, 2, 1)
             x += dice.LARGE + 3
         if sc.kept:
             x += 2 if roll else 0
@@ -91,8 +91,8 @@ def _crosses(buf, x, y, n):
     """Three small boxes, the first `n` crossed: a run of busts (three cost 1000)."""
     for i in range(3):
         bx = x + i * 6
-        fb.rect(buf, bx, y, 5, 5)
+        fb.rect(buf, bx, y, 5, 5, 1)
         if i < n:
             for k in range(1, 4):
-                fb.fill_rect(buf, bx + k, y + k, 1, 1)
-                fb.fill_rect(buf, bx + 4 - k, y + k, 1, 1)
+                fb.fill_rect(buf, bx + k, y + k, 1, 1, 1)
+                fb.fill_rect(buf, bx + 4 - k, y + k, 1, 1, 1)

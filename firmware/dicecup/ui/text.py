@@ -9,7 +9,7 @@ layout never shifts. Strings are str (or UTF-8 bytes, which skips one encode).
 A glyph is stored as column bytes in the MONO_VLSB order of the buffer (see
 `dicecup_host.fontconv`), so drawing a column is a shift and an OR into at most three
 bytes: no per-pixel loop and no allocation per character (a str costs one encode).
-Monospaced: width(s) = characters x font.WIDTH, each cell font.HEIGHT high, including
+Monospaced: width(s, font) = characters x font.WIDTH, each cell font.HEIGHT high, including
 the font's own spacing (a blank right column, rows above capitals and below
 descenders), which is also the box an inverse draw fills.
 """
@@ -57,12 +57,12 @@ def count(s):
     return k
 
 
-def width(s, font=FONT):
+def width(s, font):
     """Pixels `s` advances: the box draw() fills when inverse."""
     return count(s) * font.WIDTH
 
 
-def cols(font=FONT, w=_W):
+def cols(font, w):
     """How many characters fit in w pixels."""
     return w // font.WIDTH
 
@@ -70,7 +70,7 @@ def cols(font=FONT, w=_W):
 def draw(buf, s, x, y, font=FONT, inverse=False):
     """Draw `s` with the cell's top-left corner at x, y (any ints; off-screen parts are
     clipped). Normal text ORs its pixels in; inverse text lights the whole cell box and
-    clears the glyph's pixels (a cursor, a selection). Returns x + width(s)."""
+    clears the glyph's pixels (a cursor, a selection). Returns x + width(s, font)."""
     b = s.encode("utf-8", "surrogatepass") if isinstance(s, str) else s  # CPython: a lone surrogate draws as the box
     n = len(b)
     gw = font.WIDTH

@@ -4,8 +4,8 @@ Events, views, the lobby and the cup's status come in; button presses go out as 
 app's requests. In a game the button model (ui/controls.py) decides; in the lobby this
 module does (a menu, a game to choose, a join code to enter, the table's menu). What
 to show is kept in one Scene (ui/screens.py), redrawn only when something changed or a
-timer ran out: a peek blanks after PEEK_MS, a toast goes after TOAST_MS, a reveal stays
-REVEAL_MS, Bluff's roll-off ROLLOFF_MS (ok goes on at once). A peek's start and end
+timer ran out: a peek blanks after _PEEK_MS, a toast goes after TOAST_MS, a reveal stays
+_REVEAL_MS, Bluff's roll-off _ROLLOFF_MS (ok goes on at once). A peek's start and end
 change nothing but my dice, a cursor step on the moves nothing but the moves line:
 when that is all that changed and the buffer still holds the frame drawn last, with
 that part in view, draw() redraws just it (screens.redraw), so the press shows in a
@@ -35,12 +35,12 @@ from dicecup.ui import lang as _lang
 from dicecup.ui import keymap
 from dicecup.ui import screens
 
-PEEK_MS = const(3000)
+_PEEK_MS = const(3000)
 _TOAST_MS = const(2500)
-REVEAL_MS = const(6000)
-ROLLOFF_MS = const(6000)
+_REVEAL_MS = const(6000)
+_ROLLOFF_MS = const(6000)
 
-MENU = ("menu_create", "menu_join", "menu_lang")
+_MENU = const(("menu_create", "menu_join", "menu_lang"))
 GAME_MENU = ("menu_lang", "leave_table")
 HINT_MENU = ("menu_hint", "menu_lang", "leave_table")   # with hints on, in a bidding game
 #   (menu_hint, then GAME_MENU: written out, a constant, not a tuple built at import)
@@ -48,14 +48,15 @@ HINT_MENU = ("menu_hint", "menu_lang", "leave_table")   # with hints on, in a bi
 # events that are a moment's toast: (kind, key, which field names a member/seat)
 _TOASTS = const((("master", "master_is", "member"), ("away", "away", "member"), ("back", "back", "member"),
                   ("joined", "joined", "name"), ("left", "left", "member"), ("withheld", "withheld", "seat")))
+del const   # (compile-time only: with the timers and the lobby menu private, 11 globals: a 96 B table, not 144)
 
 
 class Ui:
     def __init__(self, names=ctl.BOARD4, lang="en"):
         self.keys = keymap.Keymap(names)
         self.controls = ctl.Controls(names, len(GAME_MENU), self.keys)
-        self.sc = screens.Scene(lang)
-        self.sc.menu = MENU
+        self.sc = screens.Scene(lang, None)
+        self.sc.menu = _MENU
         self.sc.screen = "menu"
         self.sc.controls = self.controls
         self.sc.game_menu = GAME_MENU
@@ -84,7 +85,8 @@ class Ui:
             self.sc.lang = value
             self.dirty = True
 
-    def status(self, link=None, quorum=None, battery_pct=None, low_battery=None):
+    def status(self, link, quorum, battery_pct, low_battery):
+        """The cup's status; None leaves that part as it is."""
         sc = self.sc
         if link is not None:
             sc.link = link
@@ -177,7 +179,7 @@ class Ui:
             sc.reveal = None
         elif k == "rolloff":
             sc.rolloff.append((ev["seat"], list(ev["faces"])))
-            self.rolloff_until = self.now + ROLLOFF_MS
+            self.rolloff_until = self.now + _ROLLOFF_MS
         elif k == "keep":
             sc.kept.extend(ev["faces"])
         elif k in ("hot", "turn", "bank", "bust", "overshoot"):
@@ -192,14 +194,14 @@ class Ui:
             sc.hint = False
             sc.reveal = {"quantity": ev["quantity"], "face": ev["face"], "count": ev["count"],
                          "hands": ev["hands"], "lines": []}
-            self.reveal_until = self.now + REVEAL_MS
+            self.reveal_until = self.now + _REVEAL_MS
         elif k in ("lose", "gain", "out", "forfeit", "withheld") and sc.reveal is not None:
             key = {"lose": "lose_1", "gain": "gain_1", "out": "out", "forfeit": "cheated",
                    "withheld": "withheld"}[k]
             sc.reveal["lines"].append((key, (sc.name(ev["seat"]),)))
         elif k == "rejected":
             code = ev["code"]
-            self._toast("err:" + code if _lang.error(code, "en") != _lang.t("err", "en") else "err", ())
+            self._toast("err:" + code if _lang.error(code, "en", None) != _lang.t("err", "en") else "err", ())
             if sc.view is not None:
                 self.controls.update(sc.view)
         elif k == "autoplay":    # a cup's own bot plays its seat (on), or its player again
@@ -294,7 +296,7 @@ class Ui:
             if not sc.peek:
                 sc.peek = True
                 self.parts |= screens.DICE
-            self.peek_until = self.now + PEEK_MS
+            self.peek_until = self.now + _PEEK_MS
             return [("peek", True)]
         if d == ctl.REDRAW and focus == ctl.AT_MOVES and c.focus == ctl.AT_MOVES:
             if c.move != move:
@@ -523,7 +525,7 @@ class Ui:
         sc = self.sc
         self.mode = "menu"
         sc.screen = "menu"
-        sc.menu = MENU
+        sc.menu = _MENU
         sc.cursor = 0
 
     # ----- helpers ---------------------------------------------------------------------

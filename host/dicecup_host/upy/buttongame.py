@@ -60,7 +60,7 @@ class ButtonTable:
         self.n = seats
         self.bluffing = rules != "dixmille"
         self.hands = [[] for _ in range(seats)]
-        self.models = [Controls(names, menu_size=2) for _ in range(seats)]
+        self.models = [Controls(names, 2, None) for _ in range(seats)]
         self.walk = gestures(list(names))
         self.weight = 0
         for w, _, _ in self.walk:

@@ -10,7 +10,7 @@ from dicecup.engine import new_game
 from dicecup.engine.actions import keep, roll
 from dicecup.events import Event
 from dicecup.ui import fb
-from dicecup.ui.controls import Controls
+from dicecup.ui.controls import BOARD4, Controls
 from dicecup.ui.screens import Scene, draw
 from dicecup.ui.ui import Ui
 
@@ -31,7 +31,7 @@ def _scene(g, seat, code, rules, **kw):
     sc.view = g.view(seat, HANDS[seat] if rules != "dixmille" else None)
     sc.names = NAMES
     sc.battery = 70
-    c = Controls()
+    c = Controls(BOARD4, 0, None)
     c.update(sc.view)
     sc.controls = c
     for k in kw:

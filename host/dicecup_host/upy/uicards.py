@@ -43,7 +43,7 @@ def card_text_5x8(buf):
 
 
 def _charset(buf, font, first, last, placeholder=False):
-    per = text.cols(font)
+    per = text.cols(font, 128)
     k = 0
     for c in list(range(0x20, 0x7F)) + list(range(0xA0, 0x100)) + [0x2605]:
         if first <= c <= last or (placeholder and c == 0x2605):
@@ -70,13 +70,13 @@ def card_dice_large(buf):
     """Large dice: 1-6, star, parrot, hidden, and a die set aside (outline)."""
     x = 0
     for f in (1, 2, 3, 4, 5):
-        dice.draw(buf, f, x, 0)
+        dice.draw(buf, f, x, 0, dice.LARGE, False)
         x += 26
     x = 0
     for f in (6, dice.STAR, dice.PARROT, dice.HIDDEN):
-        dice.draw(buf, f, x, 24)
+        dice.draw(buf, f, x, 24, dice.LARGE, False)
         x += 26
-    dice.draw(buf, 4, x, 24, outline=True)
+    dice.draw(buf, 4, x, 24, dice.LARGE, outline=True)
     text.draw(buf, "Bluff: star = 6", 0, 48, SMALL_FONT)
     text.draw(buf, "Menteur: parrot = 1", 0, 56, SMALL_FONT)
     text.right(buf, "22 px", 56, SMALL_FONT)
@@ -85,8 +85,8 @@ def card_dice_large(buf):
 def card_dice_small(buf):
     """Small dice: every face solid and outlined, and a table of everyone's dice."""
     faces = (1, 2, 3, 4, 5, 6, dice.STAR, dice.PARROT, dice.HIDDEN)
-    dice.row(buf, faces, 0, 0)
-    dice.row(buf, faces, 0, 13, outlined=0x1FF)
+    dice.row(buf, faces, 0, 0, dice.SMALL, 1, 0)
+    dice.row(buf, faces, 0, 13, dice.SMALL, 1, outlined=0x1FF)
     rows = (("Ana", (2, 5, 5, dice.STAR, 1), 0b00110), ("Bo", (dice.PARROT, 3, 3), 0),
             ("Cé", (0, 0, 0, 0), 0))
     y = 27
@@ -94,7 +94,7 @@ def card_dice_small(buf):
         text.draw(buf, name, 0, y + 3, SMALL_FONT)
         dice.row(buf, hand, 20, y, dice.SMALL, 1, kept)
         y += 13
-    dice.draw(buf, 6, 118, 27, dice.SMALL)
+    dice.draw(buf, 6, 118, 27, dice.SMALL, False)
     dice.draw(buf, 1, 118, 40, dice.SMALL, True)
 
 
@@ -104,11 +104,11 @@ def card_clipped(buf):
     text.draw(buf, "rechts à droite", 100, 20, inverse=True)
     text.draw(buf, "unten", 20, 59)
     text.draw(buf, "petit", -7, 30, SMALL_FONT)
-    dice.draw(buf, 5, -11, 40)
-    dice.draw(buf, dice.STAR, 117, -9)
-    dice.draw(buf, dice.PARROT, 60, 54)
-    dice.draw(buf, 6, 122, 58, dice.SMALL)
-    dice.draw(buf, dice.HIDDEN, 90, -6, dice.SMALL)
+    dice.draw(buf, 5, -11, 40, dice.LARGE, False)
+    dice.draw(buf, dice.STAR, 117, -9, dice.LARGE, False)
+    dice.draw(buf, dice.PARROT, 60, 54, dice.LARGE, False)
+    dice.draw(buf, 6, 122, 58, dice.SMALL, False)
+    dice.draw(buf, dice.HIDDEN, 90, -6, dice.SMALL, False)
 
 CARDS = (
     ("text-6x10", card_text_6x10),
@@ -166,7 +166,7 @@ ROW_S = (6, dice.STAR, dice.PARROT, dice.HIDDEN, 2)
 
 def dice_screen(buf):
     """Five large dice and three rows of five small ones."""
-    dice.row(buf, ROW_L, 0, 0, dice.LARGE, 3)
+    dice.row(buf, ROW_L, 0, 0, dice.LARGE, 3, 0)
     for r in range(3):
         dice.row(buf, ROW_S, 0, 25 + 13 * r, dice.SMALL, 1, 0b10)
 
