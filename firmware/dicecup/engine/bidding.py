@@ -71,25 +71,22 @@ class Bidding:
     EXACT = False         # the rule set has an exact call at all
     EXACT_BIT = 0         # ... only with these option bits (liars: spot_on)
     _cache = None          # class-wide cache of one round's ladder (see _ladder_for)
-    # the state every new game and every round starts from; __init__ sets them all on
-    # the instance too (an instance attribute reads faster than a class one, and copy()
-    # stores each by name); the class values serve a state rebuilt by loads()
-    opts = 0
-    round = 1
-    phase = ROLL
-    special = NORMAL
-    bid = 0                # standing bid as an action int, 0 for none
-    bidder = -1
-    rerolled = 0           # bluff: the bettor rerolled after the standing bid
-    caller = -1            # REVEAL: who called, and how
-    call = 0
-    used = 0               # perudo: bitmask of seats that had their palifico
-    gone = 0               # REVEAL: bitmask of seats that forfeited this round
-    hist = ()              # this round's bids, newest first as a chain of pairs
-                           # (earlier bids, bid): a bid adds one small tuple, no copy of
-                           # the bids before it (_said() reads them out in order)
-    _act = None            # to_act(): `turn` while bidding, else None (kept with turn and phase)
-    _lad = None            # this round's ladder, _ladder_for's tuple (derived, not serialised)
+    # The state, set on the instance by __init__, copy() and loads() (_restore) alike
+    # -- no class defaults: each would be a slot in the class's table, which grew to a
+    # 776 B block as a rule set loaded at a game's start, the block a fragmented cup's
+    # heap no longer had:
+    #   opts      option bits            round   the round number (from 1)
+    #   phase     ROLL, BID, REVEAL, OVER special NORMAL or SPECIAL (a palifico round)
+    #   bid       standing bid as an action int, 0 for none; bidder who made it (-1)
+    #   rerolled  bluff: the bettor rerolled after the standing bid
+    #   caller    REVEAL: who called (-1), and how (call)
+    #   used      perudo: bitmask of seats that had their palifico
+    #   gone      REVEAL: bitmask of seats that forfeited this round
+    #   hist      this round's bids, newest first as a chain of pairs (earlier bids,
+    #             bid): a bid adds one small tuple, no copy of the bids before it
+    #             (_said() reads them out in order)
+    #   _act      to_act(): `turn` while bidding, else None (kept with turn and phase)
+    #   _lad      this round's ladder, _ladder_for's tuple (derived, not serialised)
     opening = ()           # events of the opener draw (not serialised; bluff's roll-off)
 
     def __init__(self, seats, options=None, opener=None, rng=None):
@@ -717,7 +714,7 @@ class Bidding:
         self.caller = -1
         self.call = 0
         self.hist = ()
-        if self.rerolled:  # mostly still the class default: no store
+        if self.rerolled:  # mostly already 0: no store
             self.rerolled = 0
         if self.gone:
             self.gone = 0
