@@ -24,7 +24,12 @@ STORE_ROOT = "/dicecup"   # the cup's flash folder (net/store.py FileStore)
 def make_app(hw, transport, store, clock, ui=None, sleep=None, out=None, random_bytes=None,
              name=None, inp=None):
     """The Cup (strict=False: a bug is logged and survived) and the App around it,
-    with the real UI (ui/ui.py) for the board's buttons unless `ui` is given."""
+    with the real UI (ui/ui.py) for the board's buttons unless `ui` is given.
+
+    The bluffing games' engine base is imported first, at boot: as its class is made
+    its table grows in steps to 0.6 KB, blocks a heap fragmented by a lobby and its
+    joins no longer had when a game started (a rule set itself loads then, small)."""
+    from .engine import bidding  # noqa: F401 - loaded while the heap is whole (below)
     from .app import App
     from .net.cup import Cup
     if hw is not None and not hw.errors:

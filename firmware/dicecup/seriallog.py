@@ -30,7 +30,9 @@ from . import events
 def _value(v, out):
     if type(v) is bytes or type(v) is bytearray:
         out('"')
-        out(hexlify(v).decode())
+        mv = memoryview(v)
+        for i in range(0, len(v), 32):   # in pieces: a reveal's 128 bytes are 256 of hex
+            out(hexlify(mv[i:i + 32]).decode())
         out('"')
     elif type(v) in (list, tuple):
         out("[")

@@ -112,12 +112,6 @@ def test_a_3_cup_game_finishes_inside_micropython_with_a_heap_figure_per_cup(fw3
 
 
 @heavy
-@pytest.mark.xfail(strict=True, reason="the peaks are under 60 KB (56,464/56,256/56,272 B after the fifth RAM "
-                                       "pass; 62,672/62,192/62,160 B before it, 65,360/64,880/64,784 B before the "
-                                       "fourth) but the game does not complete with the heap capped at 60 KB: the "
-                                       "free heap lies in holes, and a joiner finds no 256-byte block for the next "
-                                       "round's bid-ladder table (it completes at 62 KB, 72 KB before the fifth "
-                                       "pass; README: sim --micropython, Fragmentation)")
 def test_every_game_also_completes_in_60_kb(fw32, liars3):
     total, log = liars3
     assert all(p < 60 * 1024 for p in total["peak_heap_bytes"]), total["peak_heap_bytes"]

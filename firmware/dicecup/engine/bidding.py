@@ -34,11 +34,13 @@ _new = object.__new__
 _UPY = sys.implementation.name == "micropython"
 
 
-def _table():
-    """256 zeros, a table by bid (a bid fits a byte, so does each entry): on a cup a
-    bytearray, a quarter of a list; on CPython a list, which an index reads in one
-    specialised step (a bytearray's item goes through the generic lookup)."""
-    return bytearray(256) if _UPY else [0] * 256
+def _table(size):
+    """Zeros, a table by bid (a bid fits a byte, so does each entry): on a cup a
+    bytearray of `size`, the bids up to the dice on the table (128 B at 15 dice, made
+    anew each round a die is lost: a smaller block each time, which a fragmented heap
+    still has); on CPython a list of 256, which an index reads in one specialised step
+    (a bytearray's item goes through the generic lookup)."""
+    return bytearray(size) if _UPY else [0] * 256
 
 
 def _nonzero(src, keep):
@@ -219,7 +221,7 @@ class Bidding:
 
     def _ladder_for(self):
         """The round's ladder as one tuple (L): L[0] all bids up to the dice on the
-        table, lowest rank first; L[1] by bid (a 256-entry _table: a bid fits a byte)
+        table, lowest rank first; L[1] by bid (a _table: a bid fits a byte)
         its place in L[0] plus one, 0 = not on the ladder -- so also where the bids
         above it start; L[2] the bids that may open; L[3] L[0] as a list ending in
         CHALLENGE (what legal() slices: a list slice is a copy in C; None on a cup, whose
@@ -244,7 +246,7 @@ class Bidding:
                     by_rank[self.rank(q, f)] = q << 3 | f
             lad = _nonzero(by_rank, None)    # a bid fits a byte: a quarter of a list
             by_rank = None
-            after = _table()
+            after = _table((top + 1) << 3)
             for i in range(len(lad)):
                 after[lad[i]] = i + 1
             ll = None
@@ -390,7 +392,7 @@ class Bidding:
                 idx = L[1]
                 try:
                     i = idx[action]
-                except IndexError:  # 256 and up: not a bid on any ladder
+                except IndexError:  # above the table: not a bid on this ladder
                     i = 0
                 if i and (not b or 0 < idx[b] < i):
                     self.bid = action
@@ -451,7 +453,7 @@ class Bidding:
         if b:
             index = (self._lad or self._ladder_for())[1]
             new = q << 3 | f
-            if index[new] and index[b]:
+            if new < len(index) and index[new] and index[b]:
                 low = index[new] <= index[b]  # same order as rank, looked up
             else:
                 low = self.rank(q, f) <= self.rank(b >> 3, b & 7)

@@ -42,7 +42,7 @@ class Legal:
             yield a
 
     def __contains__(self, a):
-        if type(a) is int and 8 <= a < 256 and self.index is not None:
+        if type(a) is int and 8 <= a and self.index is not None and a < len(self.index):
             i = self.index[a]
             if self.start < i <= self.stop:
                 return True

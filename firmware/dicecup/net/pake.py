@@ -111,10 +111,16 @@ def transcript_ir(ya, ada, yb, adb):
 
 def _hmac_sha256(key, msg):
     """HMAC-SHA256 (RFC 2104), since MicroPython has no hmac module; key <= 64 bytes."""
-    key = key + bytes(64 - len(key))
-    inner = hashlib.sha256(bytes([b ^ 0x36 for b in key]))
+    pad = bytearray(64)   # the pads made in place: a list of 64 ints is a 256 B block
+    for i in range(len(key)):
+        pad[i] = key[i] ^ 0x36
+    for i in range(len(key), 64):
+        pad[i] = 0x36
+    inner = hashlib.sha256(pad)
     inner.update(msg)
-    outer = hashlib.sha256(bytes([b ^ 0x5C for b in key]))
+    for i in range(64):
+        pad[i] ^= 0x36 ^ 0x5C
+    outer = hashlib.sha256(pad)
     outer.update(inner.digest())
     return outer.digest()
 
