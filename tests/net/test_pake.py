@@ -129,6 +129,15 @@ def test_sha512_matches_hashlib():
         s.update(data[i:i + 13])
     assert s.digest() == s.digest() == hashlib.sha512(data).digest()
     assert sha512(b"abc").hexdigest() == hashlib.sha512(b"abc").hexdigest()
+    for _ in range(200):   # pieces of any size, across block edges (a join feeds it so)
+        data = rng.randbytes(rng.randrange(600))
+        s = sha512()
+        i = 0
+        while i < len(data):
+            k = rng.randrange(1, 200)
+            s.update(bytearray(data[i:i + k]))
+            i += k
+        assert s.digest() == hashlib.sha512(data).digest()
 
 
 # --- CPace: the draft's vectors ------------------------------------------------------

@@ -200,12 +200,11 @@ class Cpace:
         k = x25519.scalarmult(self._y, peer[:_Y_LEN])
         if k == _ZERO:
             self._fail("bad-point", "the peer's share is a low-order point")
-        if self.initiator:
-            tr = transcript_ir(mine[:_Y_LEN], mine[_Y_LEN:], peer[:_Y_LEN], peer[_Y_LEN:])
-        else:
-            tr = transcript_ir(peer[:_Y_LEN], peer[_Y_LEN:], mine[:_Y_LEN], mine[_Y_LEN:])
         h = _sha512(lv_cat(_DSI_ISK, self.sid, k))
-        h.update(tr)
+        first, second = (mine, peer) if self.initiator else (peer, mine)
+        for m in (first, second):   # transcript_ir's bytes, fed in pieces, never built whole
+            h.update(prepend_len(m[:_Y_LEN]))
+            h.update(prepend_len(m[_Y_LEN:]))
         isk = h.digest()
         self._mac_key = _sha512(b"CPaceMac" + self.sid + isk).digest()
         self._y = None

@@ -87,14 +87,22 @@ class sha512:
             self.update(data)
 
     def update(self, data):
-        data = self._buf + bytes(data)
-        self._n += len(data) - len(self._buf)
+        # no copy of buf + data: a block at most at a time (a join hashes ~160 B
+        # pieces on a heap with few blocks that size to spare)
+        self._n += len(data)
         i = 0
+        if self._buf:
+            i = 128 - len(self._buf)
+            buf = self._buf + bytes(data[:i])
+            if len(buf) < 128:
+                self._buf = buf
+                return
+            self._h = _compress(self._h, buf)
         end = len(data) - 127
         while i < end:
-            self._h = _compress(self._h, data[i:i + 128])
+            self._h = _compress(self._h, bytes(data[i:i + 128]))
             i += 128
-        self._buf = data[i:]
+        self._buf = bytes(data[i:])
 
     def digest(self):
         n = self._n
