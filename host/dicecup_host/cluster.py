@@ -11,7 +11,7 @@ frame lands and whenever the cup said it next wants a step -- idle cups cost not
 import random
 
 from dicecup.autoplay import Autoplayer
-from dicecup.engine import new_game
+from dicecup.engine import option_bits
 from dicecup.net import table as tbl
 from dicecup.net.cup import Cup
 from dicecup.net.pump import pump
@@ -40,12 +40,6 @@ class Lines:
 
 NAMES = ("ana", "ben", "cy", "dee", "eli", "fay")
 TICK_MS = 5
-
-
-def options_bits(rules, options):
-    """Engine option bits for an options dict (ValueError for a bad one)."""
-    g = new_game(rules, 2 if rules != "dixmille" else 1, options or {}, opener=0)
-    return g.opts
 
 
 class SimCup:
@@ -175,7 +169,7 @@ class Cluster:
         """Cup 0 creates the table, the others hear its beacon and join with the code,
         bots fill `bots` seats, and the game starts (`ready()` is called just before)."""
         host = self.cups[0].cup
-        host.create(self.tid, self.code, self.rules, options_bits(self.rules, self.options))
+        host.create(self.tid, self.code, self.rules, option_bits(self.rules, self.options))
         self.cups[0].flush()
         for c in self.cups[1:]:
             if not self.run(5000, lambda: self.tid in c.cup.heard):
